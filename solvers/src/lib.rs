@@ -1,0 +1,10 @@
+//! Everything about chess problems that cookd judges: the problem model and
+//! its file formats, stipulations, the legality stage, and (in later stages)
+//! the solvers. No daemon concerns live here: no files watched, no mail, no SQL.
+
+pub mod legality;
+pub mod problem;
+pub mod stipulation;
+
+pub use problem::{parse, ParseError, Problem};
+pub use stipulation::Stipulation;

@@ -1,0 +1,270 @@
+//! The problem model and its input formats.
+//!
+//! A problem file is read by [`parse`], which detects the format by content
+//! and returns one entry per problem in the file: a [`Problem`] or the
+//! [`ParseError`] that says where and why that problem could not be read.
+//! One bad problem never hides the others of the same file.
+//!
+//! Formats (one submodule each):
+//! - [`yaml`]: yacpdb-style entries, a single mapping or a list of them;
+//! - [`popeye`]: Popeye input, orthodox subset, several problems joined by `next`;
+//! - [`stelvio`]: Stelvio `problems.txt`, a FEN line then a half-move count line;
+//! - [`fenline`]: one `FEN ; stipulation` per line (or EPD with a `stip` opcode).
+
+pub mod fenline;
+pub mod popeye;
+pub mod stelvio;
+pub mod yaml;
+
+use std::fmt;
+
+use shakmaty::{Bitboard, Board, Color, Role, Setup, Square};
+
+use crate::stipulation::Stipulation;
+
+/// Files larger than this are refused before any parsing: no chess problem
+/// collection is that big, and reading one would only tie up a worker.
+pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
+
+/// One chess problem, as read from a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Where the problem came from: the file name and the 1-based line its
+    /// text starts on.
+    pub origin: Origin,
+    /// An identifier given in the file (yacpdb `id`, Popeye `title`), if any.
+    pub id: Option<String>,
+    pub authors: Vec<String>,
+    /// Publication (Popeye `origin`, yacpdb `source`).
+    pub source: Option<String>,
+    pub stipulation: Stipulation,
+    /// The diagram: board, side to move, castling rights, en-passant square.
+    /// Not validated here; that is the legality stage's job.
+    pub setup: Setup,
+    /// Orthodox options given in the file, normalised to lower case
+    /// (e.g. `nocastling`, `enpassant e3`, `whitebegins`).
+    pub options: Vec<String>,
+    /// How many solutions the composer intends (helpmates with several
+    /// solutions); `None` means one.
+    pub intended_solutions: Option<u32>,
+    /// The solution claimed by the composer, as written in the file.
+    pub solution: Option<String>,
+}
+
+/// Where a problem starts in its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub file: String,
+    /// 1-based line of the problem's first line.
+    pub line: usize,
+    /// 0-based position of the problem in its file.
+    pub index: usize,
+}
+
+/// A position in a file, 1-based, for error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Why (part of) a file could not be read as a problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub file: String,
+    pub location: Location,
+    /// 0-based position of the problem the error belongs to.
+    pub index: usize,
+    pub kind: ParseErrorKind,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.location.line, self.location.column, self.kind
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// What went wrong, and what was expected instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseErrorKind {
+    #[error("empty file: expected a chess problem")]
+    Empty,
+    #[error("file is {0} bytes, more than the {MAX_FILE_BYTES} bytes cookd reads")]
+    TooLarge(usize),
+    #[error("not a text file (byte {byte:#04x} is not UTF-8 text): expected a chess problem")]
+    Binary { byte: u8 },
+    #[error("unknown format: expected YAML (yacpdb), Popeye input, Stelvio problems.txt or `FEN ; stipulation` lines")]
+    UnknownFormat,
+    #[error("bad FEN: {0}")]
+    Fen(String),
+    #[error("bad stipulation: {0}")]
+    Stipulation(#[from] crate::stipulation::ParseStipulationError),
+    #[error("missing {0}")]
+    Missing(&'static str),
+    #[error("unsupported: {0} (cookd solves orthodox problems only)")]
+    Unsupported(String),
+    #[error("{0}")]
+    Syntax(String),
+}
+
+/// Reads every problem of one file. `name` is used in errors and origins.
+pub fn parse(name: &str, content: &[u8]) -> Vec<Result<Problem, ParseError>> {
+    let whole_file_error = |kind, location| {
+        vec![Err(ParseError {
+            file: name.to_owned(),
+            location,
+            index: 0,
+            kind,
+        })]
+    };
+    let start = Location { line: 1, column: 1 };
+    if content.len() > MAX_FILE_BYTES {
+        return whole_file_error(ParseErrorKind::TooLarge(content.len()), start);
+    }
+    let text = match std::str::from_utf8(content) {
+        Ok(text) => text,
+        Err(e) => {
+            let at = e.valid_up_to();
+            let location = location_of(&content[..at]);
+            return whole_file_error(ParseErrorKind::Binary { byte: content[at] }, location);
+        }
+    };
+    if let Some(at) = text.find(|c: char| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
+        let location = location_of(&content[..at]);
+        let byte = content[at];
+        return whole_file_error(ParseErrorKind::Binary { byte }, location);
+    }
+    if text.trim().is_empty() {
+        return whole_file_error(ParseErrorKind::Empty, start);
+    }
+    match detect(text) {
+        Some(Format::Popeye) => popeye::parse(name, text),
+        Some(Format::Stelvio) => stelvio::parse(name, text),
+        Some(Format::FenLine) => fenline::parse(name, text),
+        Some(Format::Yaml) => yaml::parse(name, text),
+        None => whole_file_error(ParseErrorKind::UnknownFormat, start),
+    }
+}
+
+/// The input formats cookd reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Popeye,
+    Stelvio,
+    FenLine,
+}
+
+/// Guesses the format of a text from its first meaningful lines.
+pub fn detect(text: &str) -> Option<Format> {
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('%'));
+    let first = lines.next()?;
+    let first_word = first.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    if first_word.len() >= 5 && "beginproblem".starts_with(&first_word) {
+        return Some(Format::Popeye);
+    }
+    if looks_like_board_fen(first) && !first.contains(';') {
+        let second = lines.next();
+        let count_line = second.is_none_or(|l| l.bytes().all(|b| b.is_ascii_digit()));
+        if count_line && first.split_whitespace().count() == 1 {
+            return Some(Format::Stelvio);
+        }
+    }
+    if looks_like_board_fen(first) {
+        return Some(Format::FenLine);
+    }
+    if first.starts_with("---") || first.starts_with('-') || first.contains(':') || first.starts_with('#') {
+        return Some(Format::Yaml);
+    }
+    None
+}
+
+/// True when the first word of `line` has the shape of a FEN board field.
+fn looks_like_board_fen(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or("");
+    word.matches('/').count() == 7
+        && word
+            .bytes()
+            .all(|b| b == b'/' || b.is_ascii_digit() || b"pnbrqkPNBRQK".contains(&b))
+}
+
+/// 1-based line and column of the end of `prefix`.
+pub fn location_of(prefix: &[u8]) -> Location {
+    let line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = prefix.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let column = String::from_utf8_lossy(&prefix[line_start..]).chars().count() + 1;
+    Location { line, column }
+}
+
+/// Castling rights as problem conventions grant them when the file does not
+/// say: a right for every king and rook standing on their home squares
+/// (Popeye's default).
+pub fn default_castling_rights(board: &Board) -> Bitboard {
+    let mut rights = Bitboard::EMPTY;
+    for color in Color::ALL {
+        let king_home = Square::from_coords(shakmaty::File::E, color.backrank());
+        if board.piece_at(king_home) != Some(color.king()) {
+            continue;
+        }
+        for file in [shakmaty::File::A, shakmaty::File::H] {
+            let rook_home = Square::from_coords(file, color.backrank());
+            if board.piece_at(rook_home) == Some(Role::Rook.of(color)) {
+                rights.add(rook_home);
+            }
+        }
+    }
+    rights
+}
+
+/// A `Setup` for `board` with the given side to move and no castling or
+/// en-passant information.
+pub fn bare_setup(board: Board, turn: Color) -> Setup {
+    let mut setup = Setup::empty();
+    setup.board = board;
+    setup.turn = turn;
+    setup
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_formats() {
+        assert_eq!(detect("BeginProblem\npieces white ke1\nendproblem"), Some(Format::Popeye));
+        assert_eq!(detect("begin\n"), Some(Format::Popeye));
+        assert_eq!(detect("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR\n1\n"), Some(Format::Stelvio));
+        assert_eq!(detect("8/8/8/8/8/8/8/K1k5 w - - 0 1; #2"), Some(Format::FenLine));
+        assert_eq!(detect("---\nstipulation: \"#2\"\n"), Some(Format::Yaml));
+        assert_eq!(detect("- stipulation: \"#2\"\n"), Some(Format::Yaml));
+        assert_eq!(detect("hello world"), None);
+    }
+
+    #[test]
+    fn default_rights_need_king_and_rook_home() {
+        let board: Board = "r3k3/8/8/8/8/8/8/R3K2R".parse().unwrap();
+        let rights = default_castling_rights(&board);
+        assert_eq!(rights, Bitboard::from(Square::A1) | Square::H1 | Square::A8);
+        let no_king: Board = "r6k/8/8/8/8/8/8/R5KR".parse().unwrap();
+        assert_eq!(default_castling_rights(&no_king), Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn rejects_empty_binary_and_huge_files() {
+        let kind = |bytes: &[u8]| parse("f", bytes).remove(0).unwrap_err().kind;
+        assert_eq!(kind(b""), ParseErrorKind::Empty);
+        assert_eq!(kind(b"  \n\n"), ParseErrorKind::Empty);
+        assert!(matches!(kind(b"\x00\x01\x02"), ParseErrorKind::Binary { .. }));
+        assert!(matches!(kind(&[0xff, 0xfe, 0x00]), ParseErrorKind::Binary { .. }));
+        assert!(matches!(kind(&vec![b' '; MAX_FILE_BYTES + 1]), ParseErrorKind::TooLarge(_)));
+    }
+}
