@@ -1,10 +1,13 @@
 //! Everything about chess problems that cookd judges: the problem model and
-//! its file formats, stipulations, the legality stage, and (in later stages)
-//! the solvers. No daemon concerns live here: no files watched, no mail, no SQL.
+//! its file formats, stipulations, the legality stage, the verdict, and (in
+//! later stages) the solvers. No daemon concerns live here: no files watched,
+//! no mail, no SQL.
 
 pub mod legality;
 pub mod problem;
 pub mod stipulation;
+pub mod verdict;
 
 pub use problem::{parse, ParseError, Problem};
 pub use stipulation::Stipulation;
+pub use verdict::Verdict;

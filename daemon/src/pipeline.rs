@@ -1,0 +1,113 @@
+//! The pipeline driver: a problem file in, one verdict per problem out.
+//!
+//! Stages are pure functions of the problem; this module only sequences them,
+//! times them, turns a panic into an `error` verdict, and derives the final
+//! verdict word.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
+
+use solvers::legality::{self, Status};
+use solvers::problem::{self, Problem};
+use solvers::verdict::{Kind, Verdict};
+
+use crate::config::Stage;
+
+/// Judges every problem of one file's content; `name` identifies the file.
+pub fn judge_file(name: &str, content: &[u8], stages: &[Stage]) -> Vec<Verdict> {
+    problem::parse(name, content)
+        .into_iter()
+        .map(|parsed| match parsed {
+            Ok(problem) => judge(&problem, stages),
+            Err(error) => Verdict::for_error(&error),
+        })
+        .collect()
+}
+
+/// Runs the configured stages on one problem. A panic inside a stage becomes
+/// an `error` verdict for this problem only.
+pub fn judge(problem: &Problem, stages: &[Stage]) -> Verdict {
+    match catch_unwind(AssertUnwindSafe(|| run_stages(problem, stages))) {
+        Ok(verdict) => verdict,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            let mut verdict = Verdict::for_problem(problem);
+            verdict.verdict = Kind::Error;
+            verdict.error = Some(format!("internal error while judging this problem: {what}"));
+            verdict
+        }
+    }
+}
+
+fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
+    let mut verdict = Verdict::for_problem(problem);
+    let mut skipped = Vec::new();
+    for stage in stages {
+        let started = Instant::now();
+        match stage {
+            Stage::Legality(_) => {
+                let report = legality::check(&problem.setup);
+                if report.status == Status::Illegal {
+                    verdict.verdict = Kind::Illegal;
+                }
+                verdict.legality = Some(report.into());
+            }
+            // Later stages of the design are not part of this build yet; the
+            // verdict says so instead of pretending they ran.
+            other => {
+                skipped.push(other.name());
+                continue;
+            }
+        }
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        verdict.timings_ms.insert(stage.name().to_owned(), ms);
+        if verdict.verdict == Kind::Illegal {
+            break;
+        }
+    }
+    if verdict.verdict == Kind::Unsolved {
+        let note = if skipped.is_empty() {
+            "no solving stage is configured".to_owned()
+        } else {
+            format!(
+                "stage(s) {} not available in this build of cookd; the problem was not solved",
+                skipped.join(", ")
+            )
+        };
+        verdict.notes.push(note);
+    }
+    verdict
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::LegalityOptions;
+
+    fn legality_only() -> Vec<Stage> {
+        vec![Stage::Legality(LegalityOptions::default())]
+    }
+
+    #[test]
+    fn illegal_problem_gets_illegal_verdict() {
+        let verdicts = judge_file(
+            "x.fen",
+            b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w KQkq - 0 1 ; #2\n",
+            &legality_only(),
+        );
+        assert_eq!(verdicts.len(), 1);
+        assert_eq!(verdicts[0].verdict, Kind::Illegal);
+        assert!(verdicts[0].timings_ms.contains_key("legality"));
+    }
+
+    #[test]
+    fn unreadable_file_gets_error_verdict() {
+        let verdicts = judge_file("x.bin", b"\x00\x01garbage", &legality_only());
+        assert_eq!(verdicts[0].verdict, Kind::Error);
+        assert!(verdicts[0].error.as_deref().unwrap().starts_with("x.bin:1:1"));
+    }
+}

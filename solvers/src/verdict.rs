@@ -1,0 +1,168 @@
+//! The verdict: what cookd says about one problem (DESIGN.md, "Verdict").
+//!
+//! The JSON form is a contract other tools rely on: fields are only ever
+//! added. Fields a stage did not compute are left out rather than written
+//! empty, so an absent `keys` means "not solved", never "no keys".
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+use shakmaty::fen::Fen;
+
+use crate::legality;
+use crate::problem::{ParseError, Problem};
+use crate::stipulation::Stipulation;
+
+/// The one-word outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Exactly the intended solution(s).
+    Sound,
+    /// More solutions than intended (second keys, short solutions, extra games).
+    Cooked,
+    /// No solution at all.
+    NoSolution,
+    /// Fewer solutions than intended.
+    Incomplete,
+    /// The diagram cannot arise in a game.
+    Illegal,
+    /// The work was not finished (budget, or no solving stage for this genre);
+    /// what was found is kept.
+    Unsolved,
+    /// The input could not be read.
+    Error,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Sound => "sound",
+            Kind::Cooked => "cooked",
+            Kind::NoSolution => "no_solution",
+            Kind::Incomplete => "incomplete",
+            Kind::Illegal => "illegal",
+            Kind::Unsolved => "unsolved",
+            Kind::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The legality part of a verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Legality {
+    /// `true`, `false`, or `null` when undecided.
+    pub legal: Option<bool>,
+    pub status: legality::Status,
+    pub reasons: Vec<legality::Reason>,
+    pub evidence: Vec<String>,
+}
+
+impl From<legality::Report> for Legality {
+    fn from(report: legality::Report) -> Legality {
+        Legality {
+            legal: report.legal(),
+            status: report.status,
+            reasons: report.reasons,
+            evidence: report.evidence,
+        }
+    }
+}
+
+/// Everything cookd says about one problem.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    /// `<file stem>.<index>`, or the problem's own id when it has one.
+    pub id: String,
+    pub file: String,
+    /// 0-based position of the problem in its file.
+    pub index: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stipulation: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    /// Proof games: the exact length in half-moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub halfmoves: Option<u32>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub authors: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub verdict: Kind,
+    /// For `error`: what is wrong and where (`file:line:col: message`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legality: Option<Legality>,
+    /// Why the verdict is what it is, when that is not obvious (stages that
+    /// did not run, budgets that ran out).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Milliseconds per stage that ran.
+    pub timings_ms: BTreeMap<String, f64>,
+}
+
+/// `<file stem>.<index>`: unique within a run, stable across runs.
+pub fn default_id(file: &str, index: usize) -> String {
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| file.to_owned());
+    format!("{stem}.{index}")
+}
+
+impl Verdict {
+    /// A verdict for a problem, before any stage ran (`unsolved`).
+    pub fn for_problem(problem: &Problem) -> Verdict {
+        let origin = &problem.origin;
+        let fen = Fen::try_from_setup(problem.setup.clone()).map_or_else(|e| e.ignore(), |f| f);
+        let halfmoves = match problem.stipulation {
+            Stipulation::ProofGame { plies } => Some(plies),
+            _ => None,
+        };
+        Verdict {
+            id: problem
+                .id
+                .clone()
+                .unwrap_or_else(|| default_id(&origin.file, origin.index)),
+            file: origin.file.clone(),
+            index: origin.index,
+            stipulation: Some(problem.stipulation.to_string()),
+            fen: Some(fen.to_string()),
+            halfmoves,
+            authors: problem.authors.clone(),
+            source: problem.source.clone(),
+            verdict: Kind::Unsolved,
+            error: None,
+            legality: None,
+            notes: Vec::new(),
+            timings_ms: BTreeMap::new(),
+        }
+    }
+
+    /// The `error` verdict for input that could not be read.
+    pub fn for_error(error: &ParseError) -> Verdict {
+        Verdict {
+            id: default_id(&error.file, error.index),
+            file: error.file.clone(),
+            index: error.index,
+            stipulation: None,
+            fen: None,
+            halfmoves: None,
+            authors: Vec::new(),
+            source: None,
+            verdict: Kind::Error,
+            error: Some(error.to_string()),
+            legality: None,
+            notes: Vec::new(),
+            timings_ms: BTreeMap::new(),
+        }
+    }
+}
