@@ -157,7 +157,7 @@ fn bad_inputs_get_error_verdicts_and_the_rest_still_theirs() {
         assert_eq!(field(v, "verdict"), "error", "{stem}: {v}");
         let error = field(v, "error");
         // file:line:col: message
-        let after_file = error.split_once(&format!("{stem}")).unwrap().1;
+        let after_file = error.split_once(stem).unwrap().1;
         let mut parts = after_file.splitn(4, ':');
         parts.next();
         let line: usize = parts.next().unwrap().parse().unwrap_or_else(|_| panic!("{error}"));

@@ -122,7 +122,7 @@ impl Verdict {
     /// A verdict for a problem, before any stage ran (`unsolved`).
     pub fn for_problem(problem: &Problem) -> Verdict {
         let origin = &problem.origin;
-        let fen = Fen::try_from_setup(problem.setup.clone()).map_or_else(|e| e.ignore(), |f| f);
+        let fen = Fen::try_from_setup(problem.setup.clone()).unwrap_or_else(|e| e.ignore());
         let halfmoves = match problem.stipulation {
             Stipulation::ProofGame { plies } => Some(plies),
             _ => None,
