@@ -13,7 +13,10 @@ pub const DEFAULT_YAML: &str = include_str!("../../pipeline.yaml");
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(dead_code, reason = "folders, pool and mail are read by the daemon (`cookd run`)")]
+#[expect(
+    dead_code,
+    reason = "folders, pool and mail are read by the daemon (`cookd run`)"
+)]
 pub struct Config {
     pub inbox: PathBuf,
     pub outbox: PathBuf,
@@ -54,8 +57,12 @@ impl TryFrom<RawThreads> for Threads {
         match raw {
             RawThreads::Word(w) if w == "auto" => Ok(Threads::Auto),
             RawThreads::Count(n) if n > 0 => Ok(Threads::Count(n)),
-            RawThreads::Word(w) => Err(format!("threads: expected `auto` or a number, found {w:?}")),
-            RawThreads::Count(_) => Err("threads: expected `auto` or a number of at least 1".into()),
+            RawThreads::Word(w) => {
+                Err(format!("threads: expected `auto` or a number, found {w:?}"))
+            }
+            RawThreads::Count(_) => {
+                Err("threads: expected `auto` or a number of at least 1".into())
+            }
         }
     }
 }
@@ -172,8 +179,8 @@ pub enum Security {
 impl Config {
     /// Parses a configuration text; `origin` names it in errors.
     pub fn from_yaml(text: &str, origin: &str, base: &Path) -> Result<Config> {
-        let mut config: Config =
-            yaml_serde::from_str(text).with_context(|| format!("invalid configuration {origin}"))?;
+        let mut config: Config = yaml_serde::from_str(text)
+            .with_context(|| format!("invalid configuration {origin}"))?;
         config.base = base.to_path_buf();
         Ok(config)
     }
@@ -218,7 +225,10 @@ mod tests {
     #[test]
     fn unknown_stage_options_are_named() {
         let text = DEFAULT_YAML.replace("budget_s: 600", "budget: 600");
-        let message = format!("{:#}", Config::from_yaml(&text, "p.yaml", Path::new(".")).unwrap_err());
+        let message = format!(
+            "{:#}",
+            Config::from_yaml(&text, "p.yaml", Path::new(".")).unwrap_err()
+        );
         assert!(message.contains("budget"), "{message}");
     }
 

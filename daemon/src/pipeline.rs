@@ -108,6 +108,10 @@ mod tests {
     fn unreadable_file_gets_error_verdict() {
         let verdicts = judge_file("x.bin", b"\x00\x01garbage", &legality_only());
         assert_eq!(verdicts[0].verdict, Kind::Error);
-        assert!(verdicts[0].error.as_deref().unwrap().starts_with("x.bin:1:1"));
+        assert!(verdicts[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .starts_with("x.bin:1:1"));
     }
 }

@@ -58,7 +58,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if progress {
         eprintln!("\r\x1b[K{} file(s) judged", files.len());
     }
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Expands folders into the problem files they hold, sorted, skipping
@@ -78,8 +82,12 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) {
     entries.sort();
     for entry in entries {
         let name = entry.file_name().map(|n| n.to_string_lossy().into_owned());
-        let hidden = name.as_deref().is_none_or(|n| n.starts_with('.') || n.ends_with(".part"));
-        let readme = name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case("README.md"));
+        let hidden = name
+            .as_deref()
+            .is_none_or(|n| n.starts_with('.') || n.ends_with(".part"));
+        let readme = name
+            .as_deref()
+            .is_some_and(|n| n.eq_ignore_ascii_case("README.md"));
         if !hidden && !readme {
             collect(&entry, files);
         }
@@ -98,7 +106,8 @@ fn judge_path(path: &Path, stages: &[crate::config::Stage]) -> Vec<Verdict> {
             kind,
         })]
     };
-    let cannot_read = |e: std::io::Error| error(ParseErrorKind::Syntax(format!("cannot read file: {e}")));
+    let cannot_read =
+        |e: std::io::Error| error(ParseErrorKind::Syntax(format!("cannot read file: {e}")));
     match std::fs::metadata(path) {
         Err(e) => cannot_read(e),
         Ok(meta) if meta.len() > MAX_FILE_BYTES as u64 => {

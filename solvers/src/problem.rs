@@ -16,6 +16,11 @@ pub mod popeye;
 pub mod stelvio;
 pub mod yaml;
 
+pub use fenline::to_fenline;
+pub use popeye::to_popeye;
+pub use stelvio::to_stelvio;
+pub use yaml::to_yaml;
+
 use std::fmt;
 
 use shakmaty::{Bitboard, Board, Color, Role, Setup, Square};
@@ -41,8 +46,12 @@ pub struct Problem {
     /// The diagram: board, side to move, castling rights, en-passant square.
     /// Not validated here; that is the legality stage's job.
     pub setup: Setup,
-    /// Orthodox options given in the file, normalised to lower case
-    /// (e.g. `nocastling`, `enpassant e3`, `whitebegins`).
+    /// Orthodox solving and display options given in the file, in Popeye's
+    /// spelling, normalised to lower case with their arguments (e.g.
+    /// `variations`, `try`, `maxsolutions 2`). Options that change the
+    /// position or the play (`nocastling`, `enpassant`, `whitetoplay`) are
+    /// not kept here: they are applied to `setup` and `stipulation` instead,
+    /// so that every format writes them back the same way.
     pub options: Vec<String>,
     /// How many solutions the composer intends (helpmates with several
     /// solutions); `None` means one.
@@ -111,6 +120,17 @@ pub enum ParseErrorKind {
     Unsupported(String),
     #[error("{0}")]
     Syntax(String),
+    /// A key of a YAML entry that cookd does not know (a typo, or a field of
+    /// a format it does not read).
+    #[error("unknown key {0:?}: expected one of {keys}", keys = yaml::KNOWN_KEYS.join(", "))]
+    UnknownKey(String),
+    /// The file stops in the middle of a problem.
+    #[error("unexpected end of file: expected {0}")]
+    UnexpectedEnd(&'static str),
+    /// `stipulation: #2` unquoted: YAML reads `#2` as a comment, leaving the
+    /// stipulation empty. The commonest mistake in hand-written YAML problems.
+    #[error("stipulation is empty: in YAML an unquoted # starts a comment, so write it in quotes, e.g. stipulation: \"#2\"")]
+    StipulationIsNull,
 }
 
 /// Reads every problem of one file. `name` is used in errors and origins.
@@ -128,7 +148,8 @@ pub fn parse(name: &str, content: &[u8]) -> Vec<Result<Problem, ParseError>> {
         return whole_file_error(ParseErrorKind::TooLarge(content.len()), start);
     }
     let text = match std::str::from_utf8(content) {
-        Ok(text) => text,
+        // A byte-order mark is invisible in editors, so it must not shift columns.
+        Ok(text) => text.strip_prefix('\u{feff}').unwrap_or(text),
         Err(e) => {
             let at = e.valid_up_to();
             let location = location_of(&content[..at]);
@@ -163,45 +184,73 @@ pub enum Format {
 
 /// Guesses the format of a text from its first meaningful lines.
 pub fn detect(text: &str) -> Option<Format> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let meaningful = |l: &&str| !l.is_empty() && !l.starts_with('%');
+    let first_line = text.lines().map(str::trim).find(meaningful)?;
+    // `#` comments head EPD files too; what follows them decides.
     let mut lines = text
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('%'));
-    let first = lines.next()?;
-    let first_word = first.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
-    if first_word.len() >= 5 && "beginproblem".starts_with(&first_word) {
+        .filter(|l| meaningful(l) && !l.starts_with('#'));
+    let Some(first) = lines.next() else {
+        return Some(Format::Yaml); // comments only: YAML reports "no problem"
+    };
+    let first_word = first
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    // Popeye accepts any unambiguous abbreviation of its keywords.
+    if first_word.len() >= 3 && "beginproblem".starts_with(&first_word) {
         return Some(Format::Popeye);
     }
-    if looks_like_board_fen(first) && !first.contains(';') {
-        let second = lines.next();
-        let count_line = second.is_none_or(|l| l.bytes().all(|b| b.is_ascii_digit()));
-        if count_line && first.split_whitespace().count() == 1 {
-            return Some(Format::Stelvio);
-        }
-    }
     if looks_like_board_fen(first) {
+        if !first.contains(';') && !first.contains('"') {
+            // Stelvio: a FEN alone on its line, the half-move count on the next.
+            let single_word = first.split_whitespace().count() == 1;
+            let count_next = lines
+                .next()
+                .is_some_and(|l| l.bytes().all(|b| b.is_ascii_digit()));
+            if single_word || count_next {
+                return Some(Format::Stelvio);
+            }
+        }
         return Some(Format::FenLine);
     }
-    if first.starts_with("---") || first.starts_with('-') || first.contains(':') || first.starts_with('#') {
+    if first_line.starts_with("---")
+        || first_line.starts_with('-')
+        || first_line.contains(':')
+        || first_line.starts_with('#')
+    {
         return Some(Format::Yaml);
     }
     None
 }
 
-/// True when the first word of `line` has the shape of a FEN board field.
+/// True when the first word of `line` has the shape of a FEN board field
+/// (knights may be written S, as Stelvio and Popeye users do).
 fn looks_like_board_fen(line: &str) -> bool {
-    let word = line.split_whitespace().next().unwrap_or("");
+    let word = line
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .next()
+        .unwrap_or("");
     word.matches('/').count() == 7
         && word
             .bytes()
-            .all(|b| b == b'/' || b.is_ascii_digit() || b"pnbrqkPNBRQK".contains(&b))
+            .all(|b| b == b'/' || b.is_ascii_digit() || b"pnsbrqkPNSBRQK".contains(&b))
 }
 
 /// 1-based line and column of the end of `prefix`.
 pub fn location_of(prefix: &[u8]) -> Location {
     let line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = prefix.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let column = String::from_utf8_lossy(&prefix[line_start..]).chars().count() + 1;
+    let line_start = prefix
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let column = String::from_utf8_lossy(&prefix[line_start..])
+        .chars()
+        .count()
+        + 1;
     Location { line, column }
 }
 
@@ -240,13 +289,44 @@ mod tests {
 
     #[test]
     fn detects_formats() {
-        assert_eq!(detect("BeginProblem\npieces white ke1\nendproblem"), Some(Format::Popeye));
+        assert_eq!(
+            detect("BeginProblem\npieces white ke1\nendproblem"),
+            Some(Format::Popeye)
+        );
         assert_eq!(detect("begin\n"), Some(Format::Popeye));
-        assert_eq!(detect("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR\n1\n"), Some(Format::Stelvio));
-        assert_eq!(detect("8/8/8/8/8/8/8/K1k5 w - - 0 1; #2"), Some(Format::FenLine));
+        assert_eq!(
+            detect("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR\n1\n"),
+            Some(Format::Stelvio)
+        );
+        assert_eq!(
+            detect("8/8/8/8/8/8/8/K1k5 w - - 0 1; #2"),
+            Some(Format::FenLine)
+        );
         assert_eq!(detect("---\nstipulation: \"#2\"\n"), Some(Format::Yaml));
         assert_eq!(detect("- stipulation: \"#2\"\n"), Some(Format::Yaml));
         assert_eq!(detect("hello world"), None);
+        assert_eq!(detect("\u{feff}beginproblem\n"), Some(Format::Popeye));
+        assert_eq!(detect("8/8/8/8/8/8/8/K1k5;#2\n"), Some(Format::FenLine));
+        assert_eq!(
+            detect("8/8/8/8/8/8/8/K1k5 w - - stip \"#2\";\n"),
+            Some(Format::FenLine)
+        );
+        assert_eq!(
+            detect("1nbq4/ppk1p3/Rp5p/3npr2/R3P3/2br1B1P/PP2P2P/1SBQSK2\n\n65\n"),
+            Some(Format::Stelvio)
+        );
+        assert_eq!(
+            detect("8/8/8/8/8/8/8/K1k5 b - - 0 1\n7\n"),
+            Some(Format::Stelvio)
+        );
+        assert_eq!(
+            detect("# EPD\n\n8/8/8/8/8/8/8/K1k5 w - - dm 1;\n"),
+            Some(Format::FenLine)
+        );
+        assert_eq!(
+            detect("# yacpdb\nstipulation: \"#2\"\n"),
+            Some(Format::Yaml)
+        );
     }
 
     #[test]
@@ -263,8 +343,17 @@ mod tests {
         let kind = |bytes: &[u8]| parse("f", bytes).remove(0).unwrap_err().kind;
         assert_eq!(kind(b""), ParseErrorKind::Empty);
         assert_eq!(kind(b"  \n\n"), ParseErrorKind::Empty);
-        assert!(matches!(kind(b"\x00\x01\x02"), ParseErrorKind::Binary { .. }));
-        assert!(matches!(kind(&[0xff, 0xfe, 0x00]), ParseErrorKind::Binary { .. }));
-        assert!(matches!(kind(&vec![b' '; MAX_FILE_BYTES + 1]), ParseErrorKind::TooLarge(_)));
+        assert!(matches!(
+            kind(b"\x00\x01\x02"),
+            ParseErrorKind::Binary { .. }
+        ));
+        assert!(matches!(
+            kind(&[0xff, 0xfe, 0x00]),
+            ParseErrorKind::Binary { .. }
+        ));
+        assert!(matches!(
+            kind(&vec![b' '; MAX_FILE_BYTES + 1]),
+            ParseErrorKind::TooLarge(_)
+        ));
     }
 }

@@ -31,7 +31,10 @@ fn name(color: Color) -> &'static str {
 }
 
 fn squares_text(bb: Bitboard) -> String {
-    bb.into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>().join(", ")
+    bb.into_iter()
+        .map(|sq| sq.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn kings_of(board: &Board, color: Color) -> Bitboard {
@@ -53,7 +56,12 @@ fn kings(board: &Board) -> Vec<Reason> {
                 Reason::new(
                     Flaw::TooManyKings,
                     Some(color),
-                    format!("{} has {} kings ({})", name(color), kings.count(), squares_text(kings)),
+                    format!(
+                        "{} has {} kings ({})",
+                        name(color),
+                        kings.count(),
+                        squares_text(kings)
+                    ),
                 )
                 .at(kings),
             );
@@ -68,7 +76,10 @@ fn back_rank_pawns(board: &Board) -> Option<Reason> {
         Reason::new(
             Flaw::PawnOnBackRank,
             None,
-            format!("pawn(s) on the first or eighth rank: {}", squares_text(pawns)),
+            format!(
+                "pawn(s) on the first or eighth rank: {}",
+                squares_text(pawns)
+            ),
         )
         .at(pawns)
     })
@@ -170,7 +181,9 @@ fn en_passant(setup: &Setup) -> Option<Reason> {
     let board = &setup.board;
     let mover = !setup.turn;
     let fits = ep_squares(setup).is_some_and(|(ep, to, from)| {
-        board.piece_at(to) == Some(mover.pawn()) && board.piece_at(ep).is_none() && board.piece_at(from).is_none()
+        board.piece_at(to) == Some(mover.pawn())
+            && board.piece_at(ep).is_none()
+            && board.piece_at(from).is_none()
     });
     (!fits).then(|| {
         Reason::new(
@@ -229,7 +242,9 @@ fn checks_on_mover(setup: &Setup) -> Vec<Reason> {
                 setup.ep_square.unwrap()
             )));
         }
-    } else if let (Some(checker), true, Some((ep, to, from))) = (checkers.first(), valid_ep, ep_squares(setup)) {
+    } else if let (Some(checker), true, Some((ep, to, from))) =
+        (checkers.first(), valid_ep, ep_squares(setup))
+    {
         let before = board.occupied().without(to).with(from);
         if checker != to && attackers(board, king, !turn, before).any() {
             out.push(impossible(format!(
@@ -300,8 +315,12 @@ mod tests {
     #[test]
     fn promotions_are_counted_per_bishop_colour() {
         // c1 and g1 are both dark: one promotion, but no pawn is missing.
-        assert!(flaws("4k3/8/8/8/8/8/PPPPPPPP/2B1K1B1 w - - 0 1").contains(&Flaw::TooManyPromotions));
-        assert!(!flaws("4k3/8/8/8/8/8/PPPPPPPP/2B1KB2 w - - 0 1").contains(&Flaw::TooManyPromotions));
+        assert!(
+            flaws("4k3/8/8/8/8/8/PPPPPPPP/2B1K1B1 w - - 0 1").contains(&Flaw::TooManyPromotions)
+        );
+        assert!(
+            !flaws("4k3/8/8/8/8/8/PPPPPPPP/2B1KB2 w - - 0 1").contains(&Flaw::TooManyPromotions)
+        );
     }
 
     #[test]

@@ -1,0 +1,438 @@
+//! Tracing every unit back to an original one.
+//!
+//! Each of a side's sixteen original units ends the game in exactly one of
+//! three ways: on the board (a pawn possibly as a promoted piece), captured
+//! by one of the captures the enemy pawns provably made (on known squares),
+//! or captured somewhere else. As many units were captured as the side has
+//! lost. So the board units, the enemy's forced pawn captures and "one more
+//! captured unit" slots (lost units minus forced captures) must be matched
+//! one-to-one with original units that could have got there: a perfect
+//! bipartite matching. When none exists, Hall's theorem gives a set of
+//! needs with too few candidates, which is what the report names.
+
+use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
+
+use super::facts::{homes, Facts};
+use super::pawns::{self, CaptureEvent, PawnInfo};
+use super::reach::{self, Mover};
+use crate::legality::{Flaw, Reason};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Orig {
+    Piece(Role, Square),
+    Pawn(u32),
+}
+
+/// One original unit and where it can have been.
+#[derive(Debug)]
+struct Left {
+    orig: Orig,
+    /// The board square it still stands on, when it provably never moved.
+    fixed_at: Option<Square>,
+    /// Per phase, where it can have stood (as a pawn, for pawns).
+    reach: Vec<Bitboard>,
+    /// For pawns: per promoted role (queen, rook, bishop, knight), per phase.
+    promoted: Vec<(Role, Vec<Bitboard>)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Need {
+    Unit(Square),
+    Event(usize),
+    Slot,
+}
+
+const PROMOTED: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+fn mover(role: Role, color: Color) -> Mover {
+    match role {
+        Role::King => Mover::King(color),
+        Role::Queen => Mover::Queen,
+        Role::Rook => Mover::Rook,
+        Role::Bishop => Mover::Bishop,
+        Role::Knight => Mover::Knight,
+        Role::Pawn => Mover::Pawn(color),
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::King => "king",
+        Role::Queen => "queen",
+        Role::Rook => "rook",
+        Role::Bishop => "bishop",
+        Role::Knight => "knight",
+        Role::Pawn => "pawn",
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    if color.is_white() {
+        "white"
+    } else {
+        "black"
+    }
+}
+
+fn piece_left(facts: &Facts, color: Color, role: Role, home: Square) -> Left {
+    let at_home = facts.board.piece_at(home) == Some(role.of(color));
+    let fixed_at = (at_home && facts.fixed.contains(home)).then_some(home);
+    let reach = if fixed_at.is_some() {
+        vec![Bitboard::from_square(home); facts.phases()]
+    } else {
+        reach::by_phase(
+            facts,
+            mover(role, color),
+            Bitboard::from_square(home),
+            &|_| Bitboard::EMPTY,
+        )
+    };
+    Left {
+        orig: Orig::Piece(role, home),
+        fixed_at,
+        reach,
+        promoted: Vec::new(),
+    }
+}
+
+/// `spare`: captures this side's missing pawns can still make.
+fn pawn_left(facts: &Facts, color: Color, file: u32, spare: u32) -> Left {
+    let start = pawns::start_square(color, file);
+    let fixed_at = (facts.fixed.contains(start)
+        && facts.board.piece_at(start) == Some(color.pawn()))
+    .then_some(start);
+    let last = Bitboard::from_rank(if color.is_white() {
+        Rank::Eighth
+    } else {
+        Rank::First
+    });
+    let (reach, promo): (Vec<Bitboard>, Vec<Bitboard>) = if fixed_at.is_some() {
+        (
+            vec![Bitboard::from_square(start); facts.phases()],
+            vec![Bitboard::EMPTY; facts.phases()],
+        )
+    } else if spare == 0 {
+        // No capture left: it stays on its file, behind whatever never moves.
+        let r = reach::by_phase(
+            facts,
+            Mover::Pawn(color),
+            Bitboard::from_square(start),
+            &|_| Bitboard::EMPTY,
+        );
+        let promo = r.iter().map(|&bb| bb & last).collect();
+        (r, promo)
+    } else {
+        let files = (file.saturating_sub(spare)..=(file + spare).min(7))
+            .fold(Bitboard::EMPTY, |acc, f| {
+                acc | Bitboard::from_file(File::new(f))
+            });
+        (
+            vec![Bitboard::FULL; facts.phases()],
+            vec![last & files; facts.phases()],
+        )
+    };
+    let promoted = if fixed_at.is_some() {
+        Vec::new()
+    } else {
+        PROMOTED
+            .iter()
+            .map(|&role| {
+                let r = reach::by_phase(facts, mover(role, color), Bitboard::EMPTY, &|phase| {
+                    promo[phase]
+                });
+                (role, r)
+            })
+            .collect()
+    };
+    Left {
+        orig: Orig::Pawn(file),
+        fixed_at,
+        reach,
+        promoted,
+    }
+}
+
+impl Left {
+    fn name(&self) -> String {
+        match self.orig {
+            Orig::Piece(Role::King, _) => "the king".into(),
+            Orig::Piece(Role::Queen, _) => "the queen".into(),
+            Orig::Piece(role, home) => format!("the {} from {home}", role_name(role)),
+            Orig::Pawn(f) => format!("the {}-pawn", File::new(f).char()),
+        }
+    }
+
+    fn is_king(&self) -> bool {
+        matches!(self.orig, Orig::Piece(Role::King, _))
+    }
+
+    /// Everywhere it can have stood (also as a promoted piece), restricted
+    /// to the phases selected by `pick`.
+    fn anywhere(&self, pawn: Option<usize>) -> Bitboard {
+        self.promoted
+            .iter()
+            .fold(reach::before(&self.reach, pawn), |acc, (_, r)| {
+                acc | reach::before(r, pawn)
+            })
+    }
+}
+
+struct Graph {
+    needs: Vec<Need>,
+    lefts: Vec<Left>,
+    adj: Vec<Vec<usize>>,
+}
+
+fn can_be(left: &Left, need: Need, ctx: &Ctx) -> bool {
+    match need {
+        Need::Unit(sq) => can_be_unit(left, sq, ctx),
+        _ if left.is_king() || left.fixed_at.is_some() => false,
+        Need::Slot => true,
+        Need::Event(e) => {
+            let event = &ctx.events[e];
+            let pawn = ctx.facts.phased.iter().position(|p| p.dest == event.pawn);
+            left.anywhere(pawn).intersects(event.squares)
+        }
+    }
+}
+
+fn can_be_unit(left: &Left, sq: Square, ctx: &Ctx) -> bool {
+    let Some(role) = ctx.facts.board.role_at(sq) else {
+        return false;
+    };
+    let last = ctx.facts.last_phase();
+    if let Some(at) = left.fixed_at {
+        return at == sq;
+    }
+    match left.orig {
+        Orig::Piece(r, _) => r == role && left.reach[last].contains(sq),
+        Orig::Pawn(file) if role == Role::Pawn => {
+            let i = ctx.own.squares.iter().position(|&s| s == sq);
+            i.is_some_and(|i| ctx.own.feasible[i] & (1 << file) != 0)
+        }
+        Orig::Pawn(_) => left
+            .promoted
+            .iter()
+            .any(|(r, bb)| *r == role && bb[last].contains(sq)),
+    }
+}
+
+struct Ctx<'a> {
+    facts: &'a Facts,
+    own: &'a PawnInfo,
+    events: Vec<CaptureEvent>,
+}
+
+fn build(ctx: &Ctx, color: Color) -> Option<Graph> {
+    let facts = ctx.facts;
+    let units = facts.board.by_color(color);
+    let lost = 16usize.checked_sub(units.count())?;
+    let slots = lost.checked_sub(ctx.events.len())?;
+    let spare = ctx.own.budget.checked_sub(ctx.own.min_captures?)?;
+    let mut lefts: Vec<Left> = homes(color)
+        .into_iter()
+        .map(|(role, home)| piece_left(facts, color, role, home))
+        .collect();
+    lefts.extend((0..8).map(|f| pawn_left(facts, color, f, spare)));
+    let mut needs: Vec<Need> = units.into_iter().map(Need::Unit).collect();
+    needs.extend((0..ctx.events.len()).map(Need::Event));
+    needs.extend(std::iter::repeat_n(Need::Slot, slots));
+    let adj = needs
+        .iter()
+        .map(|&need| {
+            (0..lefts.len())
+                .filter(|&l| can_be(&lefts[l], need, ctx))
+                .collect()
+        })
+        .collect();
+    Some(Graph { needs, lefts, adj })
+}
+
+/// Kuhn's augmenting path; on failure `seen_needs` and `seen_lefts` hold a
+/// Hall violator (needs whose candidates are all in `seen_lefts`).
+fn augment(
+    g: &Graph,
+    need: usize,
+    owner: &mut [Option<usize>],
+    seen_lefts: &mut [bool],
+    seen_needs: &mut Vec<usize>,
+) -> bool {
+    seen_needs.push(need);
+    for &l in &g.adj[need] {
+        if seen_lefts[l] {
+            continue;
+        }
+        seen_lefts[l] = true;
+        let free = match owner[l] {
+            None => true,
+            Some(other) => augment(g, other, owner, seen_lefts, seen_needs),
+        };
+        if free {
+            owner[l] = Some(need);
+            return true;
+        }
+    }
+    false
+}
+
+/// The first set of needs with too few candidates, if any.
+fn violator(g: &Graph) -> Option<(Vec<usize>, Vec<usize>)> {
+    let mut owner = vec![None; g.lefts.len()];
+    for need in 0..g.needs.len() {
+        let mut seen_lefts = vec![false; g.lefts.len()];
+        let mut seen_needs = Vec::new();
+        if !augment(g, need, &mut owner, &mut seen_lefts, &mut seen_needs) {
+            let lefts = (0..g.lefts.len()).filter(|&l| seen_lefts[l]).collect();
+            seen_needs.sort_unstable();
+            seen_needs.dedup();
+            return Some((seen_needs, lefts));
+        }
+    }
+    None
+}
+
+fn need_name(ctx: &Ctx, need: Need, color: Color) -> String {
+    match need {
+        Need::Unit(sq) => {
+            let role = ctx.facts.board.role_at(sq).map_or("unit", role_name);
+            format!("the {role} on {sq}")
+        }
+        Need::Event(e) => {
+            let ev = &ctx.events[e];
+            let squares: Vec<String> = ev.squares.into_iter().map(|s| s.to_string()).collect();
+            format!(
+                "the unit captured on {} by the {} pawn now on {}",
+                squares.join(" or "),
+                color_name(!color),
+                ev.pawn
+            )
+        }
+        Need::Slot => "a further captured unit".into(),
+    }
+}
+
+fn report(ctx: &Ctx, g: &Graph, color: Color, needs: &[usize], lefts: &[usize]) -> Reason {
+    let kinds: Vec<Need> = needs.iter().map(|&n| g.needs[n]).collect();
+    let has_pawn = lefts
+        .iter()
+        .any(|&l| matches!(g.lefts[l].orig, Orig::Pawn(_)));
+    let flaw = if kinds.iter().any(|k| matches!(k, Need::Event(_))) {
+        Flaw::UnreachableSquare
+    } else if kinds.contains(&Need::Slot) {
+        Flaw::TooManyCaptures
+    } else if has_pawn {
+        Flaw::TooManyPromotions
+    } else {
+        Flaw::UnreachableSquare
+    };
+    let listed: Vec<String> = kinds.iter().map(|&k| need_name(ctx, k, color)).collect();
+    let candidates: Vec<String> = lefts.iter().map(|&l| g.lefts[l].name()).collect();
+    let who = if candidates.is_empty() {
+        format!(
+            "no original {} unit could be any of them",
+            color_name(color)
+        )
+    } else {
+        format!("only {} could be any of them", candidates.join(", "))
+    };
+    let detail = format!(
+        "{} must each be a different original {} unit that could have got there, but {who} \
+         (units that never moved and one-move pawns block the way)",
+        listed.join(", "),
+        color_name(color)
+    );
+    let mut squares = Bitboard::EMPTY;
+    for k in &kinds {
+        match *k {
+            Need::Unit(sq) => squares.add(sq),
+            Need::Event(e) => squares |= ctx.events[e].squares,
+            Need::Slot => {}
+        }
+    }
+    Reason::new(flaw, Some(color), detail).at(squares)
+}
+
+/// Can `color`'s units on the board, and the units the enemy pawns
+/// provably captured, be traced back to distinct original units?
+pub fn check(
+    facts: &Facts,
+    color: Color,
+    own: &PawnInfo,
+    enemy: Option<&PawnInfo>,
+) -> Option<Reason> {
+    let events = enemy.map(pawns::capture_events).unwrap_or_default();
+    let ctx = Ctx { facts, own, events };
+    let graph = build(&ctx, color)?;
+    let (needs, lefts) = violator(&graph)?;
+    Some(report(&ctx, &graph, color, &needs, &lefts))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::legality::retro::static_flaws;
+    use crate::legality::Flaw;
+    use shakmaty::fen::Fen;
+
+    fn flaws(fen: &str) -> Vec<Flaw> {
+        let setup = fen.parse::<Fen>().unwrap().into_setup();
+        static_flaws(&setup).into_iter().map(|r| r.flaw).collect()
+    }
+
+    #[test]
+    fn initial_array_is_traced() {
+        assert!(flaws("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").is_empty());
+    }
+
+    #[test]
+    fn captured_unit_must_reach_the_capture_square() {
+        // b7xa6 took the c1 bishop (the only white unit missing): a dark
+        // bishop on a light square.
+        let fen = "rnbqkbnr/p1pppppp/p7/8/8/3P4/PPP1PPPP/RN1QKBNR w KQkq - 0 1";
+        assert_eq!(flaws(fen), vec![Flaw::UnreachableSquare]);
+        // With the f1 bishop missing instead it is fine.
+        assert!(flaws("rnbqkbnr/p1pppppp/p7/8/8/6P1/PPPPPP1P/RNBQK1NR w KQkq - 0 1").is_empty());
+    }
+
+    #[test]
+    fn bishops_behind_unmoved_pawns_must_be_promoted() {
+        // a8 and h8 can only be entered from b7/g7, where black pawns never moved.
+        let fen = "B3k2B/1pppppp1/8/8/8/8/PPPP1PPP/RN1QK1NR w KQ - 0 1";
+        assert_eq!(flaws(fen), vec![Flaw::TooManyPromotions]);
+        // One promoted bishop is fine: the e-pawn is missing.
+        assert!(flaws("4k2B/1pppppp1/8/8/8/8/PPPP1PPP/RN1QK1NR w KQ - 0 1").is_empty());
+    }
+
+    #[test]
+    fn king_cannot_enter_a_closed_region() {
+        let fen = "8/8/8/8/8/P3P2P/1PPP1PP1/2k2K2 w - - 0 1";
+        assert_eq!(flaws(fen), vec![Flaw::UnreachableSquare]);
+        // Pawn attacks alone close the first rank (b3, d3, e3, f3, g3, h3)...
+        assert_eq!(
+            flaws("8/8/8/8/8/8/1PPP1PP1/2k2K2 w - - 0 1"),
+            vec![Flaw::UnreachableSquare]
+        );
+        // ...until the b-pawn is gone: in through a3 and a2.
+        assert!(flaws("8/8/8/8/8/8/2PP1PP1/2k2K2 w - - 0 1").is_empty());
+    }
+
+    #[test]
+    fn one_move_pawn_closes_the_door_behind_it() {
+        // h7xg6 left h7 free only once g6 was taken: g8 is unreachable.
+        assert_eq!(
+            flaws("4k1b1/5pp1/6p1/8/8/8/8/4K3 b - - 0 1"),
+            vec![Flaw::UnreachableSquare]
+        );
+        // Without the g7 pawn the bishop comes in through g7.
+        assert!(flaws("4k1b1/5p2/6p1/8/8/8/8/4K3 b - - 0 1").is_empty());
+    }
+
+    #[test]
+    fn promoted_knight_stuck_in_the_corner() {
+        // The a-pawn can only promote on a8 after a7xb6, and a knight there
+        // can never leave; the unit taken on b6 must have been a knight.
+        let fen = "1nbqkbnr/1ppppppp/1p6/3rN3/8/8/1PPPPPPP/R1BQKBNR b Q - 0 1";
+        assert_eq!(flaws(fen), vec![Flaw::UnreachableSquare]);
+        // Without the castling right the a1 rook may have been taken on b6.
+        assert!(flaws("1nbqkbnr/1ppppppp/1p6/3rN3/8/8/1PPPPPPP/R1BQKBNR b - - 0 1").is_empty());
+    }
+}
