@@ -128,7 +128,9 @@ impl FromStr for Stipulation {
         if lower.is_empty() {
             return Err(ParseStipulationError::Empty);
         }
-        let fairy = ["ser-", "ser", "r#", "hs#", "sh", "pser", "#=", "==", "00", "x", "~"];
+        let fairy = [
+            "ser-", "ser", "r#", "hs#", "sh", "pser", "#=", "==", "00", "x", "~",
+        ];
         if let Some(rest) = lower.strip_prefix("s#") {
             return Ok(Stipulation::SelfMate {
                 moves: whole_moves(rest)?,
@@ -201,7 +203,9 @@ mod tests {
 
     #[test]
     fn canonical_forms_round_trip() {
-        for s in ["#2", "#1", "s#3", "h#2", "h#2.5", "h#0.5", "SPG 8.5", "SPG 0", "+", "="] {
+        for s in [
+            "#2", "#1", "s#3", "h#2", "h#2.5", "h#0.5", "SPG 8.5", "SPG 0", "+", "=",
+        ] {
             let stip: Stipulation = s.parse().unwrap();
             assert_eq!(stip.to_string(), s);
         }
@@ -235,8 +239,13 @@ mod tests {
 
     #[test]
     fn rejects_bad_stipulations() {
-        for bad in ["", "#", "#0", "#x", "s#2.5", "#2.5", "h#", "#300", "ser-h#3", "r#2", "foo", "h#2.7"] {
-            assert!(bad.parse::<Stipulation>().is_err(), "{bad:?} should be rejected");
+        for bad in [
+            "", "#", "#0", "#x", "s#2.5", "#2.5", "h#", "#300", "ser-h#3", "r#2", "foo", "h#2.7",
+        ] {
+            assert!(
+                bad.parse::<Stipulation>().is_err(),
+                "{bad:?} should be rejected"
+            );
         }
     }
 }
