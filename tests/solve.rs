@@ -67,6 +67,19 @@ fn bundled_examples_all_get_verdicts() {
         .unwrap();
     assert_eq!(field(yaml, "stipulation"), "#2");
     assert_eq!(field(yaml, "fen"), "8/Q7/8/8/8/8/8/2k1K2R w K - 0 1");
+    // Keys as verified by the reference solver (../shared/corpus/mate.csv dm001, dm003, dm004).
+    for (id, key) in [
+        ("schoepfer.0", "a7f2"),
+        ("castling.0", "h1h3"),
+        ("castling.1", "b6f6"),
+        ("positions.3", "h1h3"),
+    ] {
+        let v = verdicts.iter().find(|v| field(v, "id") == id).unwrap();
+        assert_eq!(field(v, "verdict"), "sound", "{v}");
+        let keys = v["keys"].as_array().unwrap();
+        assert_eq!(keys.len(), 1, "{v}");
+        assert_eq!(keys[0]["uci"], key, "{v}");
+    }
     let spg = verdicts
         .iter()
         .find(|v| field(v, "id") == "proofgames.1")
@@ -108,12 +121,24 @@ fn legality_corpus_through_cookd_solve() {
     let codes = csv_rows(&std::fs::read_to_string(data.join("legality_codes.csv")).unwrap());
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("corpus.fen");
+    // Legality only: the corpus rows are positions, not problems.
+    let config = dir.path().join("legality-only.yaml");
+    let defaults = std::fs::read_to_string(repo_root().join("pipeline.yaml")).unwrap();
+    let stages_at = defaults.find("stages:").unwrap();
+    let mail_at = defaults.find("mail:").unwrap();
+    let legality_only = format!(
+        "{}stages:\n  - legality: {{}}\n\n{}",
+        &defaults[..stages_at],
+        &defaults[mail_at..]
+    );
+    std::fs::write(&config, legality_only).unwrap();
     let lines: String = corpus[1..]
         .iter()
         .map(|row| format!("{} ; #1\n", row[1]))
         .collect();
     std::fs::write(&file, lines).unwrap();
-    let (output, verdicts) = solve_json(&[file.to_str().unwrap()]);
+    let (output, verdicts) =
+        solve_json(&["--config", config.to_str().unwrap(), file.to_str().unwrap()]);
     assert!(
         output.status.success(),
         "{}",
@@ -229,7 +254,8 @@ fn bad_inputs_get_error_verdicts_and_the_rest_still_theirs() {
         .contains("endproblem"));
     assert!(field(by_file("c_rank9"), "error").starts_with(&format!("{}:1:", files[2].display())));
     assert_eq!(field(by_file("d_kings"), "verdict"), "illegal");
-    assert_eq!(field(by_file("g_good"), "verdict"), "unsolved");
+    assert_eq!(field(by_file("g_good"), "verdict"), "sound");
+    assert_eq!(by_file("g_good")["keys"][0]["uci"], "h1h3");
 }
 
 #[test]

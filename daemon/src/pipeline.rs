@@ -5,13 +5,17 @@
 //! verdict word.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use shakmaty::{CastlingMode, Chess, FromSetup};
 
 use solvers::legality::{self, Status};
+use solvers::mate::{Found, Solver};
 use solvers::problem::{self, Problem};
 use solvers::verdict::{Kind, Verdict};
+use solvers::Stipulation;
 
-use crate::config::Stage;
+use crate::config::{SolveOptions, Stage};
 
 /// Judges every problem of one file's content; `name` identifies the file.
 pub fn judge_file(name: &str, content: &[u8], stages: &[Stage]) -> Vec<Verdict> {
@@ -56,6 +60,9 @@ fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
                 }
                 verdict.legality = Some(report.into());
             }
+            Stage::Solve(options) if is_mate(problem.stipulation) => {
+                solve_mate(problem, options, &mut verdict);
+            }
             // Later stages of the design are not part of this build yet; the
             // verdict says so instead of pretending they ran.
             other => {
@@ -81,6 +88,75 @@ fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
         verdict.notes.push(note);
     }
     verdict
+}
+
+fn is_mate(stipulation: Stipulation) -> bool {
+    matches!(
+        stipulation,
+        Stipulation::Direct { .. } | Stipulation::SelfMate { .. } | Stipulation::Help { .. }
+    )
+}
+
+/// The verdict word for a count of keys or solutions.
+fn count_verdict(found: usize, intended: usize) -> Kind {
+    match found {
+        0 => Kind::NoSolution,
+        n if n == intended => Kind::Sound,
+        n if n > intended => Kind::Cooked,
+        _ => Kind::Incomplete,
+    }
+}
+
+/// The solve stage for #n, s#n and h#n: every key or solution within the
+/// budget; `unsolved` with what was found when the budget runs out.
+fn solve_mate(problem: &Problem, options: &SolveOptions, verdict: &mut Verdict) {
+    let pos = match Chess::from_setup(problem.setup.clone(), CastlingMode::Standard) {
+        Ok(pos) => pos,
+        Err(e) => {
+            verdict
+                .notes
+                .push(format!("not solved: the position is not playable ({e})"));
+            return;
+        }
+    };
+    let deadline = Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0));
+    let mut solver = Solver::new(Some(deadline));
+    let (found, unfinished) = match solver.solve(&pos, problem.stipulation) {
+        Ok(Ok(found)) => (found, None),
+        Ok(Err(partial)) => (partial.found.clone(), Some(partial)),
+        Err(e) => {
+            verdict.verdict = Kind::Error;
+            verdict.error = Some(format!("{}: {e}", verdict.file));
+            return;
+        }
+    };
+    let count = match found {
+        Found::Keys(keys) => {
+            let n = keys.len();
+            verdict.keys = Some(keys);
+            n
+        }
+        Found::Lines(lines) => {
+            let n = lines.len();
+            verdict.solutions = Some(lines);
+            verdict.n_solutions = Some(n);
+            n
+        }
+    };
+    let intended = match problem.stipulation {
+        Stipulation::Help { .. } => problem.intended_solutions.unwrap_or(1) as usize,
+        _ => 1,
+    };
+    verdict.verdict = match unfinished {
+        None => count_verdict(count, intended),
+        Some(partial) => {
+            verdict.notes.push(format!(
+                "budget of {} s ran out: {} of {} first moves examined, {count} found so far",
+                options.budget_s, partial.examined, partial.total
+            ));
+            Kind::Unsolved
+        }
+    };
 }
 
 #[cfg(test)]

@@ -50,6 +50,16 @@ fn diagram(fen: &str) -> Option<String> {
     Some(out)
 }
 
+/// The stipulated length in moves of a direct or self mate.
+fn stipulated_moves(v: &Verdict) -> Option<u32> {
+    match v.stipulation.as_deref()?.parse().ok()? {
+        solvers::Stipulation::Direct { moves } | solvers::Stipulation::SelfMate { moves } => {
+            Some(moves)
+        }
+        _ => None,
+    }
+}
+
 /// The human report: what a judge reads in the outbox or on the terminal.
 pub fn text(v: &Verdict) -> String {
     let mut out = String::new();
@@ -86,6 +96,22 @@ pub fn text(v: &Verdict) -> String {
             for line in &legality.evidence {
                 let _ = writeln!(out, "  checked: {line}");
             }
+        }
+    }
+    if let Some(keys) = &v.keys {
+        for key in keys {
+            let short = if Some(key.length) < stipulated_moves(v) {
+                " (short solution)"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "Key: 1.{}! mates in {}{short}", key.san, key.length);
+        }
+    }
+    if let Some(solutions) = &v.solutions {
+        let _ = writeln!(out, "Solutions: {}", solutions.len());
+        for line in solutions {
+            let _ = writeln!(out, "  {}", line.san);
         }
     }
     for note in &v.notes {

@@ -4,6 +4,7 @@
 //! no mail, no SQL.
 
 pub mod legality;
+pub mod mate;
 pub mod problem;
 pub mod stipulation;
 pub mod verdict;

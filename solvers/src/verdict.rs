@@ -11,6 +11,7 @@ use serde::Serialize;
 use shakmaty::fen::Fen;
 
 use crate::legality;
+use crate::mate;
 use crate::problem::{ParseError, Problem};
 use crate::stipulation::Stipulation;
 
@@ -101,6 +102,15 @@ pub struct Verdict {
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legality: Option<Legality>,
+    /// Direct and self mates: every first move forcing the goal in time
+    /// (shorter than stipulated = short solution).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keys: Option<Vec<mate::Key>>,
+    /// Helpmates: every solution, shorter ones included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<Vec<mate::Line>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_solutions: Option<usize>,
     /// Why the verdict is what it is, when that is not obvious (stages that
     /// did not run, budgets that ran out).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -142,6 +152,9 @@ impl Verdict {
             verdict: Kind::Unsolved,
             error: None,
             legality: None,
+            keys: None,
+            solutions: None,
+            n_solutions: None,
             notes: Vec::new(),
             timings_ms: BTreeMap::new(),
         }
@@ -161,6 +174,9 @@ impl Verdict {
             verdict: Kind::Error,
             error: Some(error.to_string()),
             legality: None,
+            keys: None,
+            solutions: None,
+            n_solutions: None,
             notes: Vec::new(),
             timings_ms: BTreeMap::new(),
         }

@@ -1,0 +1,80 @@
+//! The mate solver judged on the shared corpus (tests/data/mate.csv, a copy of
+//! ../shared/corpus/mate.csv): for every row in scope, the set of keys
+//! (direct, self) or solution lines (help, shorter ones included) must equal
+//! the verified one exactly, and the verdict must follow from the count.
+//!
+//! Scope: direct and self mates the reference solver needs at most 2 s for,
+//! helpmates up to h#3 that it needs at most 1 s for. Longer helpmates and the slow rows belong to the benchmark
+//! (`cargo bench -p solvers --bench mate`) until the helpmate search prunes
+//! as well as the reference's.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{fen::Fen, CastlingMode, Chess};
+use solvers::mate::{Found, Solver};
+use solvers::Stipulation;
+
+mod common;
+use common::{data, read_csv};
+
+/// Per-row limit: far above what any row in scope needs, so only a real
+/// regression (or a hang) trips it.
+const ROW_BUDGET: Duration = Duration::from_secs(60);
+
+fn in_scope(row: &std::collections::HashMap<String, String>) -> bool {
+    let ref_s: f64 = row["ref_cpu_s"].parse().unwrap_or(f64::INFINITY);
+    let stip: Stipulation = row["stipulation"].parse().unwrap();
+    match stip {
+        Stipulation::Help { plies } => plies <= 6 && ref_s <= 1.0,
+        _ => ref_s <= 2.0,
+    }
+}
+
+#[test]
+fn mate_corpus() {
+    let rows = read_csv(&data("mate.csv"));
+    let mut failures = Vec::new();
+    let mut judged = 0;
+    for row in rows.iter().filter(|r| in_scope(r)) {
+        let id = &row["id"];
+        let stip: Stipulation = row["stipulation"].parse().unwrap();
+        let pos: Chess = row["fen"]
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        let mut solver = Solver::new(Some(Instant::now() + ROW_BUDGET));
+        let found = match solver.solve(&pos, stip).unwrap() {
+            Ok(found) => found,
+            Err(_) => {
+                failures.push(format!("{id}: not solved within {ROW_BUDGET:?}"));
+                continue;
+            }
+        };
+        let mut got: Vec<String> = match found {
+            Found::Keys(keys) => keys.into_iter().map(|k| k.uci).collect(),
+            Found::Lines(lines) => lines.into_iter().map(|l| l.uci.join(" ")).collect(),
+        };
+        got.sort();
+        let mut want: Vec<String> = row["keys_uci"]
+            .split(';')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        want.sort();
+        let count: usize = row["n_solutions"].parse().unwrap();
+        assert_eq!(want.len(), count, "{id}: corpus row is inconsistent");
+        let verdict = match got.len() {
+            0 => "no_solution",
+            1 => "sound",
+            _ => "cooked",
+        };
+        if got != want || verdict != row["verdict"] {
+            failures.push(format!("{id} {stip}: got {got:?}, want {want:?}"));
+        }
+        judged += 1;
+    }
+    println!("{judged} rows judged, {} failed", failures.len());
+    assert!(judged >= 140, "only {judged} rows in scope");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
