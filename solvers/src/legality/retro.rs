@@ -2,6 +2,8 @@
 //!
 //! - [`pawns`]: each pawn's start file; captures the pawn structure forces;
 //! - [`checks`]: double checks no single move can have given;
+//! - [`crossing`]: pawns of both sides from one file cannot pass each other
+//!   without captures;
 //! - [`facts`]: units that never moved, one-move pawns and the phases they
 //!   define;
 //! - [`reach`]: where a unit can have been, phase by phase;
@@ -15,6 +17,7 @@
 //! the diagram; when unsure it says nothing.
 
 pub mod checks;
+pub mod crossing;
 pub mod facts;
 pub mod lastmove;
 pub mod origins;
@@ -121,6 +124,9 @@ pub fn static_flaws(setup: &Setup) -> Vec<Reason> {
         }
     }
     out.extend(checks::check(setup));
+    if out.is_empty() {
+        out.extend(crossing::check(setup, &infos));
+    }
     let facts = Facts::new(setup, &infos);
     for (own, enemy) in [(&infos[0], &infos[1]), (&infos[1], &infos[0])] {
         if let Some(own) = own {

@@ -12,7 +12,7 @@
 use shakmaty::{attacks, Bitboard, Color, Piece, Role, Setup, Square};
 
 use super::facts::{homes, Facts};
-use super::pawns::{relative_rank, PawnInfo};
+use super::pawns::{relative_rank, relative_square, PawnInfo};
 use super::reach::{self, Mover};
 use crate::legality::{Flaw, Reason};
 
@@ -123,25 +123,296 @@ fn piece_moves(facts: &Facts, color: Color) -> Option<u32> {
     Some(total % 2)
 }
 
-/// A side's number of moves modulo 2, when certain.
-fn side_parity(setup: &Setup, facts: &Facts, info: &PawnInfo) -> Option<u32> {
-    let color = info.color;
-    let board = &setup.board;
-    if board.by_color(color).count() != 16 || info.squares.len() != 8 {
-        return None;
+/// The squares where `info`'s pawns on the board surely captured: those
+/// whose start file is forced and whose every step was a capture (the path
+/// is then the diagonal from the start square).
+fn forced_capture_squares(info: &PawnInfo) -> Vec<Square> {
+    let mut out = Vec::new();
+    for (i, &sq) in info.squares.iter().enumerate() {
+        let mask = info.feasible[i];
+        let rel = relative_rank(info.color, sq);
+        if mask.count_ones() != 1 || rel < 2 {
+            continue;
+        }
+        let g = mask.trailing_zeros();
+        let f = sq.file().to_u32();
+        if g.abs_diff(f) == rel - 1 {
+            out.extend(diagonal(info.color, g, f, rel - 1));
+        }
     }
+    out
+}
+
+/// The squares a pawn from file `from` captured on, walking `steps` capture
+/// steps towards file `to`.
+fn diagonal(color: Color, from: u32, to: u32, steps: u32) -> Vec<Square> {
+    (1..=steps)
+        .map(|k| {
+            let file = if to > from { from + k } else { from - k };
+            relative_square(color, file, 1 + k)
+        })
+        .collect()
+}
+
+/// The units `color` lost, when they are only knights and pawns and no pawn
+/// of `color` can have promoted: the number of lost knights, and every set
+/// of start files (bit mask) the lost pawns can have had.
+struct Lost {
+    knights: u32,
+    pawn_files: Vec<u8>,
+    /// Captures `color` made in all (the enemy's losses).
+    budget: u32,
+}
+
+/// Original piece counts: queen, rooks, bishops, knights.
+const ORIGINAL: [(Role, u32); 4] = [
+    (Role::Queen, 1),
+    (Role::Rook, 2),
+    (Role::Bishop, 2),
+    (Role::Knight, 2),
+];
+
+fn lost_units(facts: &Facts, info: &PawnInfo) -> Option<Lost> {
+    let color = info.color;
+    let board = &facts.board;
+    for (role, n) in ORIGINAL {
+        let here = (board.by_piece(role.of(color))).count() as u32;
+        // More than the original count means a promotion; fewer, a lost
+        // piece whose move count is unknown (knights aside).
+        if here > n || (here < n && role != Role::Knight) {
+            return None;
+        }
+    }
+    let knights = 2 - board.by_piece(color.knight()).count() as u32;
+    let n = info.squares.len() as u32;
+    let mut pawn_files = Vec::new();
+    for (mask, cost) in info.by_files.iter().enumerate() {
+        if mask.count_ones() != n || !cost.is_some_and(|c| c <= info.budget) {
+            continue;
+        }
+        let lost = !(mask as u8);
+        // A lost pawn that can have promoted makes the lost units unknown.
+        if (0..8).any(|g| lost & (1 << g) != 0 && can_promote(facts, color, g, info.budget)) {
+            return None;
+        }
+        pawn_files.push(lost);
+    }
+    Some(Lost {
+        knights,
+        pawn_files,
+        budget: info.budget,
+    })
+}
+
+/// Whether `color`'s pawn of file `g`, making at most `budget` captures,
+/// can have reached its seventh rank: not when every such square on the
+/// files it can reach holds a unit that never moved (it is never captured).
+fn can_promote(facts: &Facts, color: Color, g: u32, budget: u32) -> bool {
+    (g.saturating_sub(budget)..=(g + budget).min(7))
+        .any(|h| !facts.fixed.contains(relative_square(color, h, 6)))
+}
+
+/// The move count (mod 2) of a pawn of `color` from file `g` captured as a
+/// pawn on `at`, and the squares it captured on; `Some(None)` when it
+/// cannot have been captured there, `None` when its count is not certain.
+#[allow(clippy::type_complexity)]
+fn lost_pawn(color: Color, g: u32, at: Square, budget: u32) -> Option<Option<(u32, Vec<Square>)>> {
+    let rel = relative_rank(color, at);
+    if rel == 0 || rel == 7 {
+        return Some(None);
+    }
+    let d = rel - 1;
+    let f = at.file().to_u32();
+    let c = f.abs_diff(g);
+    if c > d || c > budget {
+        return Some(None);
+    }
+    if c == d {
+        Some(Some((d % 2, diagonal(color, g, f, d))))
+    } else if d <= 1 {
+        Some(Some((d, Vec::new())))
+    } else {
+        None
+    }
+}
+
+/// Every (move count mod 2, squares captured on) the lost units of a side
+/// can give, when they were captured on exactly `squares`; `None` when some
+/// assignment leaves a count uncertain.
+fn lost_outcomes(color: Color, lost: &Lost, squares: &[Square]) -> Option<Vec<(u32, Vec<Square>)>> {
+    let mut out: Vec<(u32, Vec<Square>)> = Vec::new();
+    for &files in &lost.pawn_files {
+        let files: Vec<u32> = (0..8).filter(|g| files & (1 << g) != 0).collect();
+        if files.len() as u32 + lost.knights != squares.len() as u32 {
+            return None;
+        }
+        assign(color, lost, &files, squares, 0, 0, Vec::new(), &mut out)?;
+    }
+    Some(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn assign(
+    color: Color,
+    lost: &Lost,
+    files: &[u32],
+    squares: &[Square],
+    used: u32,
+    parity: u32,
+    captured: Vec<Square>,
+    out: &mut Vec<(u32, Vec<Square>)>,
+) -> Option<()> {
+    let Some((&g, rest)) = files.split_first() else {
+        // The knights take the remaining squares, in any order.
+        let knights: u32 = (0..squares.len())
+            .filter(|i| used & (1 << i) == 0)
+            .map(|i| light(squares[i]))
+            .sum();
+        let mut captured = captured;
+        captured.sort_unstable();
+        let item = ((parity + knights) % 2, captured);
+        if !out.contains(&item) {
+            out.push(item);
+        }
+        return Some(());
+    };
+    for (i, &at) in squares.iter().enumerate() {
+        if used & (1 << i) != 0 {
+            continue;
+        }
+        let Some((moves, path)) = lost_pawn(color, g, at, lost.budget)? else {
+            continue;
+        };
+        let mut captured = captured.clone();
+        captured.extend(path);
+        assign(
+            color,
+            lost,
+            rest,
+            squares,
+            used | (1 << i),
+            parity + moves,
+            captured,
+            out,
+        )?;
+    }
+    Some(())
+}
+
+/// The move count modulo 2 of a side's units on the board, when certain.
+fn board_parity(setup: &Setup, facts: &Facts, info: &PawnInfo) -> Option<u32> {
     let mut total = 0;
     for (i, &sq) in info.squares.iter().enumerate() {
         total += pawn_moves(setup, info, i, sq)?;
     }
-    Some((total + piece_moves(facts, color)?) % 2)
+    Some((total + piece_moves(facts, info.color)?) % 2)
+}
+
+/// Every possible value of the total number of moves modulo 2, when the
+/// squares of every capture are known (each lost unit being a knight or a
+/// pawn whose move count its capture square fixes); `None` when unsure.
+fn total_parities(setup: &Setup, facts: &Facts, infos: [&PawnInfo; 2]) -> Option<Vec<u32>> {
+    const MAX_LOST: u32 = 8;
+    let mut base = 0;
+    let mut losts = Vec::new();
+    for info in infos {
+        base += board_parity(setup, facts, info)?;
+        let lost = lost_units(facts, info)?;
+        if lost.knights + 8 - info.squares.len() as u32 > MAX_LOST {
+            return None;
+        }
+        losts.push(lost);
+    }
+    let forced = [
+        forced_capture_squares(infos[0]),
+        forced_capture_squares(infos[1]),
+    ];
+    // Start with a side whose lost units' capture squares the enemy's pawns
+    // on the board account for entirely.
+    for (a, b) in [(0, 1), (1, 0)] {
+        let victims_a = &forced[b];
+        if victims_a.len() as u32 != losts[b].budget {
+            continue;
+        }
+        let mut out = Vec::new();
+        for (pa, extra) in lost_outcomes(infos[a].color, &losts[a], victims_a)? {
+            let mut victims_b = forced[a].clone();
+            victims_b.extend(extra);
+            let needed = losts[a].budget;
+            match (victims_b.len() as u32).cmp(&needed) {
+                // More captures than the enemy lost units: impossible.
+                std::cmp::Ordering::Greater => continue,
+                std::cmp::Ordering::Less => return None,
+                std::cmp::Ordering::Equal => {}
+            }
+            for (pb, extra_b) in lost_outcomes(infos[b].color, &losts[b], &victims_b)? {
+                // Side a's losses were all accounted for already.
+                if !extra_b.is_empty() {
+                    continue;
+                }
+                let p = (base + pa + pb) % 2;
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+        return Some(out);
+    }
+    None
+}
+
+/// The position before the last move when the e.p. square names it (a
+/// double step): the moved pawn back home, the other side to move.
+fn before_double_step(setup: &Setup) -> Option<Setup> {
+    let ep = setup.ep_square?;
+    let mover = !setup.turn;
+    let forward = if mover.is_white() { 8 } else { -8 };
+    let to = ep.offset(forward)?;
+    let from = ep.offset(-forward)?;
+    let board = &setup.board;
+    if board.piece_at(to) != Some(mover.pawn())
+        || board
+            .occupied()
+            .intersects(Bitboard::from_square(from) | Bitboard::from_square(ep))
+    {
+        return None;
+    }
+    let mut before = setup.clone();
+    before.board.remove_piece_at(to)?;
+    before.board.set_piece_at(from, mover.pawn());
+    before.turn = mover;
+    before.ep_square = None;
+    Some(before)
 }
 
 pub fn check(setup: &Setup, facts: &Facts, white: &PawnInfo, black: &PawnInfo) -> Option<Reason> {
-    let w = side_parity(setup, facts, white)?;
-    let b = side_parity(setup, facts, black)?;
+    // With an e.p. square the last move is known: judge the position before
+    // it, where the pawn still stood at home (it never moved until then).
+    if let Some(before) = before_double_step(setup) {
+        let infos = [
+            super::pawns::analyse(&before.board, Color::White),
+            super::pawns::analyse(&before.board, Color::Black),
+        ];
+        let facts = Facts::new(&before, &infos);
+        let [Some(w), Some(b)] = &infos else {
+            return None;
+        };
+        return check_setup(&before, &facts, w, b).map(|mut r| {
+            r.color = Some(setup.turn);
+            r.detail = format!(
+                "the last move was the double step the e.p. square names; before it, {}",
+                r.detail
+            );
+            r
+        });
+    }
+    check_setup(setup, facts, white, black)
+}
+
+fn check_setup(setup: &Setup, facts: &Facts, white: &PawnInfo, black: &PawnInfo) -> Option<Reason> {
+    let parities = total_parities(setup, facts, [white, black])?;
     let expected = u32::from(setup.turn.is_black());
-    ((w + b) % 2 != expected).then(|| {
+    (!parities.is_empty() && !parities.contains(&expected)).then(|| {
         let mover = if setup.turn.is_white() {
             "White"
         } else {
@@ -151,11 +422,15 @@ pub fn check(setup: &Setup, facts: &Facts, white: &PawnInfo, black: &PawnInfo) -
             Flaw::Parity,
             Some(setup.turn),
             format!(
-                "only units whose move counts are fixed modulo 2 can have moved (no unit was \
-                 captured; knights change square colour at every move): White made an {} and \
-                 Black an {} number of moves, so it cannot be {mover} to move",
-                if w == 0 { "even" } else { "odd" },
-                if b == 0 { "even" } else { "odd" },
+                "every unit's move count is fixed modulo 2 (units that never moved, knights by \
+                 square colour, pawns whose path is forced, pieces shut in small regions; every \
+                 capture square is forced by the pawns, so the lost units' counts are known too): \
+                 the sides made {} moves in all, so it cannot be {mover} to move",
+                if parities[0] == 0 {
+                    "an even number of"
+                } else {
+                    "an odd number of"
+                },
             ),
         )
     })
@@ -202,5 +477,92 @@ mod tests {
         assert!(parity(&fen.replace(" w ", " b ")).is_some());
         // A pawn that may have double-stepped makes it unknown.
         assert!(parity("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1").is_none());
+    }
+
+    #[test]
+    fn captured_knights_on_forced_squares_fix_the_parity() {
+        // The f-pawn took on e3, d4, c5: the black knights died on e3 and
+        // d4 and the a-pawn (a7xb6xc5) on c5, where the white knights died.
+        let fen = "r1bqkb1r/1ppppppp/8/2P5/8/8/PPPPP1PP/R1BQKB1R b Qq - 0 1";
+        assert!(parity(fen).is_none());
+        let r = parity(&fen.replace(" b ", " w "));
+        assert_eq!(r.map(|r| r.flaw), Some(Flaw::Parity));
+    }
+
+    #[test]
+    fn double_step_named_by_the_ep_square_fixes_the_pawn() {
+        let fen = "r1bqkb1r/ppppp1pp/8/8/2pP4/8/1PP1PPPP/R1BQKB1R b KQkq - 0 1";
+        assert!(parity(fen).is_none());
+        let r = parity(&fen.replace(" - 0", " d3 0"));
+        assert_eq!(r.map(|r| r.flaw), Some(Flaw::Parity));
+    }
+
+    #[test]
+    fn captures_not_forced_by_pawns_give_up() {
+        // White's a3 pawn may come from a2 or (by a capture) from b2: the
+        // capture squares are unknown, so is every parity.
+        let fen = "r1bqkb1r/1ppppppp/8/8/8/P7/2PPPPPP/R1BQKB1R w KQkq - 0 1";
+        assert!(parity(fen).is_none());
+        assert!(parity(&fen.replace(" w ", " b ")).is_none());
+    }
+
+    /// Soundness: games in which only knights and pawns move (so that every
+    /// lost unit is a knight or a pawn) never reach a parity flaw.
+    #[test]
+    fn knight_and_pawn_games_never_break_parity() {
+        use shakmaty::{Chess, EnPassantMode, Position};
+        let mut seed = 11u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % n.max(1)
+        };
+        let mut decided = 0;
+        for game in 0..200 {
+            let mut pos = Chess::default();
+            for ply in 0..50 {
+                let setup = pos.to_setup(EnPassantMode::Legal);
+                let infos = [
+                    pawns::analyse(&setup.board, Color::White),
+                    pawns::analyse(&setup.board, Color::Black),
+                ];
+                if let [Some(w), Some(b)] = &infos {
+                    let facts = Facts::new(&setup, &infos);
+                    let r = check(&setup, &facts, w, b);
+                    if setup.board.occupied().count() < 32
+                        && total_parities(&setup, &facts, [w, b]).is_some_and(|p| !p.is_empty())
+                    {
+                        decided += 1;
+                    }
+                    let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                    assert!(r.is_none(), "game {game} ply {ply}: {fen}: {r:?}");
+                }
+                // Knight moves, pawn captures and now and then a pawn push
+                // (pushes mostly make the counts uncertain).
+                let push = next(10) == 0;
+                let moves: Vec<_> = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| {
+                        m.role() == Role::Knight
+                            || (m.role() == Role::Pawn && (push || m.is_capture()))
+                    })
+                    .filter(|m| m.promotion().is_none())
+                    .collect();
+                if moves.is_empty() {
+                    break;
+                }
+                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+                let m = if !captures.is_empty() && next(3) != 0 {
+                    *captures[next(captures.len())]
+                } else {
+                    moves[next(moves.len())]
+                };
+                pos.play_unchecked(m);
+            }
+        }
+        // The deduction with losses must actually have been exercised.
+        assert!(decided > 0);
     }
 }
