@@ -3,6 +3,7 @@
 //! later stages) the solvers. No daemon concerns live here: no files watched,
 //! no mail, no SQL.
 
+pub mod check;
 pub mod legality;
 pub mod mate;
 pub mod problem;

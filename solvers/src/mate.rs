@@ -13,6 +13,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
+use crate::check::{gives_check, CheckInfo};
 use crate::stipulation::Stipulation;
 
 /// A first move that forces the goal, and in how many moves.
@@ -79,15 +80,46 @@ struct Bounds {
     no_win_within: u8,
 }
 
+/// Zobrist keys are already uniformly distributed: hashing them again
+/// (SipHash) would only cost time.
+#[derive(Debug, Default, Clone, Copy)]
+struct ZobristHasher(u64);
+
+impl std::hash::Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.0 = self.0.rotate_left(8) ^ u64::from(n);
+    }
+}
+
+type ZobristMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<ZobristHasher>>;
+
 /// A solver for one problem: its table, node count and deadline.
 #[derive(Debug)]
 pub struct Solver {
-    table: HashMap<u64, Bounds>,
+    table: ZobristMap<u64, Bounds>,
     /// Helpmates: (hash, plies left) known to have no solution.
-    no_help: HashMap<(u64, u8), ()>,
+    no_help: ZobristMap<(u64, u8), ()>,
     stats: Stats,
     deadline: Option<Instant>,
     out_of_time: bool,
+    /// Per remaining length: the last White move that forced the goal and
+    /// the last Black move that refuted, tried first next time (killers).
+    killer_attack: Vec<Option<Move>>,
+    killer_defence: Vec<Option<Move>>,
 }
 
 /// The budget check happens every this many nodes: often enough to stop
@@ -97,11 +129,13 @@ const CLOCK_INTERVAL: u64 = 4096;
 impl Solver {
     pub fn new(deadline: Option<Instant>) -> Solver {
         Solver {
-            table: HashMap::new(),
-            no_help: HashMap::new(),
+            table: ZobristMap::default(),
+            no_help: ZobristMap::default(),
             stats: Stats::default(),
             deadline,
             out_of_time: false,
+            killer_attack: vec![None; 256],
+            killer_defence: vec![None; 256],
         }
     }
 
@@ -197,36 +231,60 @@ impl Solver {
         if self.tick() {
             return false;
         }
-        let replies = pos.legal_moves();
+        let mut replies = pos.legal_moves();
         if replies.is_empty() {
             // Black mated is the direct goal; stalemate or mate of Black
             // fails a selfmate.
             return genre == Genre::Direct && pos.is_check();
         }
-        match genre {
-            Genre::Direct => {
-                if k <= 1 {
-                    return false;
-                }
-                replies.iter().all(|b| {
+        if genre == Genre::Direct && k <= 1 {
+            return false;
+        }
+        let info = CheckInfo::new(pos);
+        if genre == Genre::Self_ && k <= 1 {
+            // Black must mate at once with every move: one quiet move refutes.
+            let all_check =
+                info.is_some_and(|info| replies.iter().all(|b| gives_check(pos, &info, b)));
+            return all_check
+                && replies.iter().all(|b| {
                     let mut next = pos.clone();
                     next.play_unchecked(*b);
-                    self.attack_wins(&next, k - 1, genre)
-                })
-            }
-            Genre::Self_ => replies.iter().all(|b| {
-                let mut next = pos.clone();
-                next.play_unchecked(*b);
-                if next.is_checkmate() {
-                    return true;
-                }
-                k > 1 && self.attack_wins(&next, k - 1, genre)
-            }),
+                    next.is_checkmate()
+                });
         }
+        // Checks and captures first: they leave White the fewest answers,
+        // so they are the cheapest refutations to prove.
+        if let Some(info) = info {
+            replies.sort_by_key(|b| {
+                let check = gives_check(pos, &info, b);
+                (!check, !b.is_capture())
+            });
+        }
+        for b in &replies {
+            let mut next = pos.clone();
+            next.play_unchecked(*b);
+            let lost = match genre {
+                Genre::Direct => self.attack_wins(&next, k - 1, genre),
+                Genre::Self_ => {
+                    let check = info.is_none_or(|info| gives_check(pos, &info, b));
+                    (check && next.is_checkmate()) || self.attack_wins(&next, k - 1, genre)
+                }
+            };
+            if !lost {
+                self.killer_defence[usize::from(k)] = Some(*b);
+                return false;
+            }
+        }
+        true
     }
 
     /// White to move: can White force the goal within `k` moves?
     fn attack_wins(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
+        // Mate-in-one nodes are the most numerous and, with only checking
+        // moves to try, cheaper to redo than to hash and look up.
+        if k == 1 && genre == Genre::Direct {
+            return self.attack_moves_win(pos, k, genre);
+        }
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         if let Some(b) = self.table.get(&hash) {
             if b.win_within != 0 && b.win_within <= k {
@@ -238,33 +296,41 @@ impl Solver {
                 return false;
             }
         }
-        let moves = pos.legal_moves();
-        let mut won = false;
-        for m in &moves {
-            // A directmate's last move must give check; skip the rest
-            // without playing them out further than needed.
-            let mut next = pos.clone();
-            next.play_unchecked(*m);
-            if genre == Genre::Direct && k == 1 && !next.is_check() {
-                continue;
-            }
-            if self.defence_fails(&next, k, genre) {
-                won = true;
-                break;
-            }
-            if self.out_of_time {
-                return false;
-            }
-        }
+        let won = self.attack_moves_win(pos, k, genre);
         let entry = self.table.entry(hash).or_default();
         if won {
             if entry.win_within == 0 || entry.win_within > k {
                 entry.win_within = k;
             }
-        } else {
+        } else if !self.out_of_time {
             entry.no_win_within = entry.no_win_within.max(k);
         }
         won
+    }
+
+    /// The search part of [`Solver::attack_wins`], without the table.
+    fn attack_moves_win(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
+        let mut moves = pos.legal_moves();
+        let info = CheckInfo::new(pos);
+        if genre == Genre::Direct && k == 1 {
+            // Only a checking move can mate.
+            if let Some(info) = info {
+                moves.retain(|m| gives_check(pos, &info, m));
+            }
+        }
+        promote(&mut moves, self.killer_attack[usize::from(k)]);
+        for m in &moves {
+            let mut next = pos.clone();
+            next.play_unchecked(*m);
+            if self.defence_fails(&next, k, genre) {
+                self.killer_attack[usize::from(k)] = Some(*m);
+                return true;
+            }
+            if self.out_of_time {
+                return false;
+            }
+        }
+        false
     }
 
     /// Every helpmate solution of `plies` half-moves, and every shorter one
@@ -317,14 +383,17 @@ impl Solver {
             self.stats.tt_hits += 1;
             return false;
         }
+        let mut moves = pos.legal_moves();
+        if left == 1 {
+            // White's mating move must give check.
+            if let Some(info) = CheckInfo::new(pos) {
+                moves.retain(|m| gives_check(pos, &info, m));
+            }
+        }
         let mut any = false;
-        for m in &pos.legal_moves() {
+        for m in &moves {
             let mut next = pos.clone();
             next.play_unchecked(*m);
-            // White's mating move must give check.
-            if left == 1 && !next.is_check() {
-                continue;
-            }
             path.push(*m);
             any |= self.help_lines(&next, left - 1, path, lines);
             path.pop();
@@ -336,6 +405,13 @@ impl Solver {
             self.no_help.insert((hash, left), ());
         }
         any
+    }
+}
+
+/// Moves `first` to the front of `moves` when it is among them.
+fn promote(moves: &mut shakmaty::MoveList, first: Option<Move>) {
+    if let Some(i) = first.and_then(|f| moves.iter().position(|m| *m == f)) {
+        moves[..=i].rotate_right(1);
     }
 }
 
