@@ -227,7 +227,7 @@ impl Solver {
 
     /// Black to move after a White move: does every Black move lose, i.e.
     /// reach the goal within `k` White moves counting the one just played?
-    fn defence_fails(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
+    pub(crate) fn defence_fails(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
         if self.tick() {
             return false;
         }
@@ -279,7 +279,7 @@ impl Solver {
     }
 
     /// White to move: can White force the goal within `k` moves?
-    fn attack_wins(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
+    pub(crate) fn attack_wins(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
         // Mate-in-one nodes are the most numerous and, with only checking
         // moves to try, cheaper to redo than to hash and look up.
         if k == 1 && genre == Genre::Direct {
@@ -416,7 +416,7 @@ fn promote(moves: &mut shakmaty::MoveList, first: Option<Move>) {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Genre {
+pub(crate) enum Genre {
     Direct,
     Self_,
 }
