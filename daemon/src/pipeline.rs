@@ -120,7 +120,7 @@ fn solve_mate(problem: &Problem, options: &SolveOptions, verdict: &mut Verdict) 
         }
     };
     let deadline = Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0));
-    let mut solver = Solver::new(Some(deadline));
+    let mut solver = Solver::with_hash(Some(deadline), options.hash_mb);
     let (found, unfinished) = match solver.solve(&pos, problem.stipulation) {
         Ok(Ok(found)) => (found, None),
         Ok(Err(partial)) => (partial.found.clone(), Some(partial)),

@@ -5,8 +5,11 @@
 //! helpmate solution is listed. Proven results are kept in a transposition
 //! table keyed by Zobrist hash, so transpositions are solved once.
 
-use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
+
+use rayon::prelude::*;
 
 use serde::Serialize;
 use shakmaty::san::SanPlus;
@@ -14,7 +17,10 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use crate::check::{gives_check, CheckInfo};
+use crate::search::Table;
 use crate::stipulation::Stipulation;
+
+pub mod tree;
 
 /// A first move that forces the goal, and in how many moves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -70,56 +76,58 @@ pub struct Stats {
     pub tt_hits: u64,
 }
 
-/// What the transposition table knows about a position with White to move
-/// (direct/self) or any side to move (help, with the plies left in the key).
+/// What the transposition table knows about a position with White to move,
+/// packed into one table word: bits 0–7 the length within which the goal
+/// is forced (0 = unknown), bits 8–15 the length within which it is not.
+/// Helpmate entries (keyed with the plies left) just hold 1: no solution.
 #[derive(Debug, Clone, Copy, Default)]
 struct Bounds {
-    /// The goal is forced within this many moves (0 = unknown).
     win_within: u8,
-    /// The goal is not forced within this many moves.
     no_win_within: u8,
 }
 
-/// Zobrist keys are already uniformly distributed: hashing them again
-/// (SipHash) would only cost time.
-#[derive(Debug, Default, Clone, Copy)]
-struct ZobristHasher(u64);
-
-impl std::hash::Hasher for ZobristHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+impl Bounds {
+    fn unpack(data: u64) -> Bounds {
+        Bounds {
+            win_within: data as u8,
+            no_win_within: (data >> 8) as u8,
         }
     }
 
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.0 = self.0.rotate_left(8) ^ u64::from(n);
+    fn pack(self) -> u64 {
+        u64::from(self.win_within) | u64::from(self.no_win_within) << 8 | 1 << 16
     }
 }
 
-type ZobristMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<ZobristHasher>>;
+/// Mixes the plies left into a position's key for helpmate entries, so the
+/// same position at another depth is another entry.
+fn help_key(hash: u64, left: u8) -> u64 {
+    hash ^ (u64::from(left) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
 
-/// A solver for one problem: its table, node count and deadline.
+/// Default transposition table budget when none is configured.
+pub const DEFAULT_HASH_MB: u64 = 256;
+
+/// What the threads solving one problem share: the table and the clock.
+#[derive(Debug)]
+struct Shared {
+    table: Table,
+    deadline: Option<Instant>,
+    /// Set once the deadline has passed, so every thread stops.
+    stop: AtomicBool,
+}
+
+/// A solver for one problem. Threads solving the same problem each hold a
+/// `Solver` of their own (killers, statistics) around one shared table.
 #[derive(Debug)]
 pub struct Solver {
-    table: ZobristMap<u64, Bounds>,
-    /// Helpmates: (hash, plies left) known to have no solution.
-    no_help: ZobristMap<(u64, u8), ()>,
+    shared: Arc<Shared>,
+    hash_mb: u64,
     stats: Stats,
-    deadline: Option<Instant>,
-    out_of_time: bool,
-    /// Per remaining length: the last White move that forced the goal and
-    /// the last Black move that refuted, tried first next time (killers).
+    pub(crate) out_of_time: bool,
+    /// Per remaining length: the last White move that forced the goal,
+    /// tried first next time (killer heuristic).
     killer_attack: Vec<Option<Move>>,
-    killer_defence: Vec<Option<Move>>,
 }
 
 /// The budget check happens every this many nodes: often enough to stop
@@ -128,15 +136,47 @@ const CLOCK_INTERVAL: u64 = 4096;
 
 impl Solver {
     pub fn new(deadline: Option<Instant>) -> Solver {
-        Solver {
-            table: ZobristMap::default(),
-            no_help: ZobristMap::default(),
-            stats: Stats::default(),
+        Solver::with_hash(deadline, DEFAULT_HASH_MB)
+    }
+
+    /// A solver whose table may use up to `hash_mb` megabytes.
+    pub fn with_hash(deadline: Option<Instant>, hash_mb: u64) -> Solver {
+        Solver::around(Arc::new(Shared {
+            table: Table::with_log2_slots(10),
             deadline,
+            stop: AtomicBool::new(false),
+        }))
+        .hash_mb(hash_mb)
+    }
+
+    fn hash_mb(mut self, mb: u64) -> Solver {
+        self.hash_mb = mb;
+        self
+    }
+
+    fn around(shared: Arc<Shared>) -> Solver {
+        Solver {
+            shared,
+            hash_mb: DEFAULT_HASH_MB,
+            stats: Stats::default(),
             out_of_time: false,
             killer_attack: vec![None; 256],
-            killer_defence: vec![None; 256],
         }
+    }
+
+    /// Another thread's solver on the same table and clock.
+    fn helper(&self) -> Solver {
+        Solver::around(Arc::clone(&self.shared)).hash_mb(self.hash_mb)
+    }
+
+    /// A fresh table sized for the work ahead (within the memory budget).
+    fn resize(&mut self, wanted_log2: u32) {
+        let deadline = self.shared.deadline;
+        self.shared = Arc::new(Shared {
+            table: Table::sized(self.hash_mb, wanted_log2),
+            deadline,
+            stop: AtomicBool::new(false),
+        });
     }
 
     pub fn stats(&self) -> Stats {
@@ -144,7 +184,8 @@ impl Solver {
     }
 
     /// Solves a mate problem from its position. `Err(Unfinished)` when the
-    /// deadline passed first.
+    /// deadline passed first. First moves are shared out over the current
+    /// rayon pool.
     pub fn solve(
         &mut self,
         pos: &Chess,
@@ -161,16 +202,18 @@ impl Solver {
             }
         };
         match stipulation {
-            Stipulation::Direct { moves } => {
+            Stipulation::Direct { moves } | Stipulation::SelfMate { moves } => {
                 need(shakmaty::Color::White)?;
-                Ok(self.keys(pos, moves, Genre::Direct))
-            }
-            Stipulation::SelfMate { moves } => {
-                need(shakmaty::Color::White)?;
-                Ok(self.keys(pos, moves, Genre::Self_))
+                let genre = match stipulation {
+                    Stipulation::Direct { .. } => Genre::Direct,
+                    _ => Genre::Self_,
+                };
+                self.resize(10 + 2 * moves.min(10));
+                Ok(self.keys(pos, moves, genre))
             }
             Stipulation::Help { plies } => {
                 need(stipulation.side_to_move())?;
+                self.resize(12 + plies.min(18));
                 Ok(self.help(pos, plies))
             }
             other => Err(SolveError::NotMate(other)),
@@ -180,11 +223,41 @@ impl Solver {
     fn tick(&mut self) -> bool {
         self.stats.nodes += 1;
         if self.stats.nodes % CLOCK_INTERVAL == 0 {
-            if let Some(deadline) = self.deadline {
-                self.out_of_time |= Instant::now() >= deadline;
+            if let Some(deadline) = self.shared.deadline {
+                if Instant::now() >= deadline {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
             }
+            self.out_of_time |= self.shared.stop.load(Ordering::Relaxed);
         }
         self.out_of_time
+    }
+
+    /// Runs `work` on every first move in parallel, each on a helper solver,
+    /// and gathers the results in move order with the statistics.
+    fn split<T: Send>(
+        &mut self,
+        moves: &[Move],
+        work: impl Fn(&mut Solver, &Move) -> T + Sync,
+    ) -> (Vec<T>, bool) {
+        let results: Vec<(T, Stats, bool)> = moves
+            .par_iter()
+            .map(|m| {
+                let mut solver = self.helper();
+                let result = work(&mut solver, m);
+                (result, solver.stats, solver.out_of_time)
+            })
+            .collect();
+        let mut stopped = false;
+        let mut out = Vec::with_capacity(results.len());
+        for (result, stats, out_of_time) in results {
+            self.stats.nodes += stats.nodes;
+            self.stats.tt_hits += stats.tt_hits;
+            stopped |= out_of_time;
+            out.push(result);
+        }
+        self.out_of_time |= stopped;
+        (out, stopped)
     }
 
     /// Every first move forcing the goal within `n` moves, each with its
@@ -192,35 +265,36 @@ impl Solver {
     fn keys(&mut self, pos: &Chess, n: u32, genre: Genre) -> Result<Found, Unfinished> {
         let n = n.min(u32::from(u8::MAX)) as u8;
         let moves = pos.legal_moves();
-        let mut keys = Vec::new();
-        for (i, m) in moves.iter().enumerate() {
+        let (lengths, stopped) = self.split(&moves, |solver, m| {
             let mut after = pos.clone();
             after.play_unchecked(*m);
             // Iterative deepening: the shortest length is found first.
-            let mut length = None;
             for k in 1..=n {
-                if self.defence_fails(&after, k, genre) {
-                    length = Some(k);
-                    break;
+                if solver.defence_fails(&after, k, genre) {
+                    return Some(Some(k));
                 }
-                if self.out_of_time {
-                    break;
+                if solver.out_of_time {
+                    return None;
                 }
             }
-            if self.out_of_time {
-                return Err(Unfinished {
-                    found: Found::Keys(keys),
-                    examined: i,
-                    total: moves.len(),
-                });
-            }
-            if let Some(length) = length {
-                keys.push(Key {
-                    san: SanPlus::from_move(pos.clone(), *m).to_string(),
-                    uci: m.to_uci(CastlingMode::Standard).to_string(),
-                    length: u32::from(length),
-                });
-            }
+            Some(None)
+        });
+        let key = |m: &Move, length: u8| Key {
+            san: SanPlus::from_move(pos.clone(), *m).to_string(),
+            uci: m.to_uci(CastlingMode::Standard).to_string(),
+            length: u32::from(length),
+        };
+        let keys: Vec<Key> = moves
+            .iter()
+            .zip(&lengths)
+            .filter_map(|(m, l)| l.flatten().map(|l| key(m, l)))
+            .collect();
+        if stopped {
+            return Err(Unfinished {
+                found: Found::Keys(keys),
+                examined: lengths.iter().filter(|l| l.is_some()).count(),
+                total: moves.len(),
+            });
         }
         Ok(Found::Keys(keys))
     }
@@ -271,7 +345,6 @@ impl Solver {
                 }
             };
             if !lost {
-                self.killer_defence[usize::from(k)] = Some(*b);
                 return false;
             }
         }
@@ -286,7 +359,8 @@ impl Solver {
             return self.attack_moves_win(pos, k, genre);
         }
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        if let Some(b) = self.table.get(&hash) {
+        let known = self.shared.table.get(hash).map(Bounds::unpack);
+        if let Some(b) = known {
             if b.win_within != 0 && b.win_within <= k {
                 self.stats.tt_hits += 1;
                 return true;
@@ -297,14 +371,19 @@ impl Solver {
             }
         }
         let won = self.attack_moves_win(pos, k, genre);
-        let entry = self.table.entry(hash).or_default();
+        // Another thread may have stored more meanwhile; merging with what
+        // was read is still only proven facts.
+        let mut entry = known.unwrap_or_default();
         if won {
             if entry.win_within == 0 || entry.win_within > k {
                 entry.win_within = k;
             }
         } else if !self.out_of_time {
             entry.no_win_within = entry.no_win_within.max(k);
+        } else {
+            return won;
         }
+        self.shared.table.put(hash, entry.pack());
         won
     }
 
@@ -338,25 +417,27 @@ impl Solver {
     fn help(&mut self, pos: &Chess, plies: u32) -> Result<Found, Unfinished> {
         let plies = plies.min(u32::from(u8::MAX)) as u8;
         let first = pos.legal_moves();
-        let mut lines = Vec::new();
-        let mut path = Vec::new();
-        for (i, m) in first.iter().enumerate() {
+        let (per_move, stopped) = self.split(&first, |solver, m| {
             let mut next = pos.clone();
             next.play_unchecked(*m);
-            path.push(*m);
+            let mut path = vec![*m];
+            let mut lines = Vec::new();
             for length in (1..=plies).rev().step_by(2) {
-                self.help_lines(&next, length - 1, &mut path, &mut lines);
+                solver.help_lines(&next, length - 1, &mut path, &mut lines);
             }
-            path.pop();
-            if self.out_of_time {
-                return Err(Unfinished {
-                    found: Found::Lines(render_lines(pos, &lines)),
-                    examined: i,
-                    total: first.len(),
-                });
-            }
+            (lines, !solver.out_of_time)
+        });
+        let examined = per_move.iter().filter(|(_, done)| *done).count();
+        let lines: Vec<Vec<Move>> = per_move.into_iter().flat_map(|(l, _)| l).collect();
+        let found = Found::Lines(render_lines(pos, &lines));
+        if stopped {
+            return Err(Unfinished {
+                found,
+                examined,
+                total: first.len(),
+            });
         }
-        Ok(Found::Lines(render_lines(pos, &lines)))
+        Ok(found)
     }
 
     /// Appends every continuation of `path` that mates Black after exactly
@@ -379,7 +460,7 @@ impl Solver {
             return false;
         }
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        if self.no_help.contains_key(&(hash, left)) {
+        if self.shared.table.get(help_key(hash, left)).is_some() {
             self.stats.tt_hits += 1;
             return false;
         }
@@ -402,7 +483,7 @@ impl Solver {
             }
         }
         if !any {
-            self.no_help.insert((hash, left), ());
+            self.shared.table.put(help_key(hash, left), 1);
         }
         any
     }

@@ -1,0 +1,112 @@
+//! Search infrastructure shared by the solvers: a lock-free transposition
+//! table of proven facts that several threads read and write at once.
+//!
+//! Each slot holds two words, `check = key ^ data` and `data` (Hyatt's
+//! lockless hashing). Writes are racy on purpose: two threads may interleave
+//! their stores, and a torn slot then fails the `check ^ data == key` test
+//! and reads as a miss. Only proven facts are stored (with the full 64-bit
+//! key verified on read), so a miss or an overwritten slot costs time, never
+//! correctness.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bytes per slot.
+const SLOT_BYTES: usize = 16;
+
+/// A fixed-size, always-replace, lock-free table from 64-bit keys to 64-bit data.
+#[derive(Debug)]
+pub struct Table {
+    check: Box<[AtomicU64]>,
+    data: Box<[AtomicU64]>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of `2^log2_slots` slots (16 bytes each).
+    pub fn with_log2_slots(log2_slots: u32) -> Table {
+        let slots = 1usize << log2_slots.min(40);
+        let zeroed = || (0..slots).map(|_| AtomicU64::new(0)).collect::<Box<[_]>>();
+        Table {
+            check: zeroed(),
+            data: zeroed(),
+            mask: slots - 1,
+        }
+    }
+
+    /// The largest table that fits in `mb` megabytes, but no more than
+    /// `2^wanted_log2` slots: small problems get small tables, so they do
+    /// not pay for zeroing memory they would never touch.
+    pub fn sized(mb: u64, wanted_log2: u32) -> Table {
+        let budget_slots = (mb.max(1) as usize * (1 << 20)) / SLOT_BYTES;
+        let budget_log2 = usize::BITS - 1 - budget_slots.leading_zeros();
+        Table::with_log2_slots(wanted_log2.clamp(10, budget_log2.max(10)))
+    }
+
+    /// Memory held by the table.
+    pub fn bytes(&self) -> usize {
+        (self.mask + 1) * SLOT_BYTES
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        // The low bits index the slot; the full key is checked on read.
+        (key as usize) & self.mask
+    }
+
+    /// The data stored for `key`, if the slot holds it intact.
+    pub fn get(&self, key: u64) -> Option<u64> {
+        let i = self.slot(key);
+        let data = self.data[i].load(Ordering::Relaxed);
+        let check = self.check[i].load(Ordering::Relaxed);
+        (check ^ data == key && data != 0).then_some(data)
+    }
+
+    /// Stores `data` (non-zero) for `key`, replacing whatever the slot held.
+    pub fn put(&self, key: u64, data: u64) {
+        let i = self.slot(key);
+        self.data[i].store(data, Ordering::Relaxed);
+        self.check[i].store(key ^ data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_verifies_keys() {
+        let table = Table::with_log2_slots(10);
+        assert_eq!(table.get(42), None);
+        table.put(42, 7);
+        assert_eq!(table.get(42), Some(7));
+        // Same slot, other key: a miss, not a wrong answer.
+        assert_eq!(table.get(42 + 1024), None);
+        table.put(42 + 1024, 9);
+        assert_eq!(table.get(42), None);
+        assert_eq!(table.get(42 + 1024), Some(9));
+    }
+
+    #[test]
+    fn sizes_to_budget_and_need() {
+        assert_eq!(Table::sized(1024, 12).bytes(), (1 << 12) * SLOT_BYTES);
+        assert_eq!(Table::sized(1, 30).bytes(), 1 << 20);
+    }
+
+    #[test]
+    fn concurrent_writers_never_produce_wrong_data() {
+        let table = Table::with_log2_slots(4);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let table = &table;
+                s.spawn(move || {
+                    for i in 0..20_000u64 {
+                        let key = i * 4 + t + 1;
+                        table.put(key, key.wrapping_mul(31));
+                        if let Some(d) = table.get(key) {
+                            assert_eq!(d, key.wrapping_mul(31));
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
