@@ -7,7 +7,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use shakmaty::{CastlingMode, Chess, FromSetup};
+use shakmaty::{CastlingMode, Chess, FromSetup, Position};
 
 use solvers::legality::{self, Status};
 use solvers::mate::{Found, Solver};
@@ -119,6 +119,16 @@ fn solve_mate(problem: &Problem, options: &SolveOptions, verdict: &mut Verdict) 
             return;
         }
     };
+    if pos.legal_moves().is_empty() {
+        let state = if pos.is_check() {
+            "checkmated"
+        } else {
+            "stalemated"
+        };
+        verdict.notes.push(format!(
+            "the side to move is already {state} in the diagram: nothing can be played"
+        ));
+    }
     let deadline = Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0));
     let mut solver = Solver::with_hash(Some(deadline), options.hash_mb);
     let (found, unfinished) = match solver.solve(&pos, problem.stipulation) {
@@ -178,6 +188,43 @@ mod tests {
         assert_eq!(verdicts.len(), 1);
         assert_eq!(verdicts[0].verdict, Kind::Illegal);
         assert!(verdicts[0].timings_ms.contains_key("legality"));
+    }
+
+    fn default_stages() -> Vec<Stage> {
+        crate::config::Config::builtin().stages
+    }
+
+    #[test]
+    fn mated_side_to_move_is_no_solution_with_a_note() {
+        // Fool's mate: White to move is checkmated.
+        let fen = b"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3 ; #2\n";
+        let verdict = &judge_file("m.fen", fen, &default_stages())[0];
+        assert_eq!(verdict.verdict, Kind::NoSolution);
+        assert!(
+            verdict.notes.iter().any(|n| n.contains("checkmated")),
+            "{verdict:?}"
+        );
+    }
+
+    #[test]
+    fn exhausted_budget_is_unsolved_with_progress() {
+        let mut stages = default_stages();
+        for stage in &mut stages {
+            if let Stage::Solve(options) = stage {
+                options.budget_s = 0.0;
+            }
+        }
+        // Wenda #6 (corpus dm009): far more than zero seconds of work.
+        let fen = b"4k3/1pp2pp1/8/b1B1pB2/rp6/p5N1/3R4/R2bK3 w Q - 0 1 ; #6\n";
+        let verdict = &judge_file("w.fen", fen, &stages)[0];
+        assert_eq!(verdict.verdict, Kind::Unsolved);
+        assert!(
+            verdict
+                .notes
+                .iter()
+                .any(|n| n.contains("first moves examined")),
+            "{verdict:?}"
+        );
     }
 
     #[test]
