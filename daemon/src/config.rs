@@ -13,16 +13,26 @@ pub const DEFAULT_YAML: &str = include_str!("../../pipeline.yaml");
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "folders, pool and mail are read by the daemon (`cookd run`)"
-)]
 pub struct Config {
     pub inbox: PathBuf,
     pub outbox: PathBuf,
     pub database: PathBuf,
     #[serde(default)]
     pub threads: Threads,
+    /// Problem files claimed and not yet finished, at most: the bound of the
+    /// daemon's queue (`auto`: four per solver thread, so file I/O of some
+    /// jobs overlaps the solving of others).
+    #[serde(default)]
+    pub in_flight: Threads,
+    /// What becomes of a judged file: moved to `outbox/done/`, or removed.
+    #[serde(default)]
+    pub processed: Processed,
+    /// Seconds between full scans of the inbox (a safety net behind the
+    /// watcher: missed events, files that were still being written).
+    #[serde(default = "default_rescan_s")]
+    pub rescan_s: f64,
+    #[serde(default)]
+    pub log: Log,
     /// `- legality: {}` style entries: one-key maps, not YAML tags.
     #[serde(with = "yaml_serde::with::singleton_map_recursive")]
     pub stages: Vec<Stage>,
@@ -65,6 +75,68 @@ impl TryFrom<RawThreads> for Threads {
             }
         }
     }
+}
+
+impl Threads {
+    /// The number this setting stands for, `auto` being `auto_value`.
+    pub fn get(self, auto_value: usize) -> usize {
+        match self {
+            Threads::Auto => auto_value.max(1),
+            Threads::Count(n) => n as usize,
+        }
+    }
+}
+
+fn default_rescan_s() -> f64 {
+    60.0
+}
+
+/// What `cookd run` does with a file once its verdicts are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Processed {
+    /// Move it to `outbox/done/` (the record of what was judged).
+    #[default]
+    Move,
+    /// Delete it (the journal still has its hash and verdicts).
+    Remove,
+}
+
+/// Logging of `cookd run`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Log {
+    /// A tracing filter: `info`, `debug`, `cookd=debug,warn`, ...
+    /// `COOKD_LOG` in the environment overrides it.
+    #[serde(default = "default_level")]
+    pub level: String,
+    #[serde(default)]
+    pub format: LogFormat,
+}
+
+impl Default for Log {
+    fn default() -> Log {
+        Log {
+            level: default_level(),
+            format: LogFormat::Auto,
+        }
+    }
+}
+
+fn default_level() -> String {
+    "info".into()
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogFormat {
+    /// journald when started by systemd with its output on the journal,
+    /// text otherwise.
+    #[default]
+    Auto,
+    Text,
+    Json,
+    Journald,
 }
 
 /// One pipeline stage with its options.
@@ -150,6 +222,26 @@ pub struct Mail {
     pub from: String,
     pub to: Vec<String>,
     pub on: Vec<String>,
+    /// Backoff while the SMTP server is unreachable.
+    #[serde(default)]
+    pub retry: Retry,
+}
+
+/// Waits between attempts to send one mail: `first_s`, doubling up to `max_s`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Retry {
+    pub first_s: f64,
+    pub max_s: f64,
+}
+
+impl Default for Retry {
+    fn default() -> Retry {
+        Retry {
+            first_s: 10.0,
+            max_s: 900.0,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -177,11 +269,66 @@ pub enum Security {
 }
 
 impl Config {
+    /// A folder or file of the configuration, resolved against its folder.
+    pub fn path(&self, relative: &Path) -> PathBuf {
+        self.base.join(relative)
+    }
+
+    /// What the verdicts depend on besides the problem: the stages with their
+    /// options and this build of cookd. A resubmitted file is judged again
+    /// only when this changed.
+    pub fn fingerprint(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let text = format!("cookd {} {:?}", env!("CARGO_PKG_VERSION"), self.stages);
+        format!("{:x}", Sha256::digest(text.as_bytes()))
+    }
+
+    /// `--config FILE`, or the built-in defaults without one.
+    pub fn load_or_builtin(path: Option<&Path>) -> Result<Config> {
+        match path {
+            Some(path) => Config::load(path),
+            None => Ok(Config::builtin()),
+        }
+    }
+
+    /// Checks what serde cannot: values that parse but make no sense.
+    fn validate(&self, origin: &str) -> Result<()> {
+        let on_words = [
+            "sound",
+            "cooked",
+            "no_solution",
+            "incomplete",
+            "illegal",
+            "unsolved",
+            "error",
+        ];
+        if let Some(word) = self
+            .mail
+            .on
+            .iter()
+            .find(|w| !on_words.contains(&w.as_str()))
+        {
+            anyhow::bail!(
+                "invalid configuration {origin}: mail.on: unknown verdict {word:?} (expected one of {})",
+                on_words.join(", ")
+            );
+        }
+        if !(self.rescan_s.is_finite() && self.rescan_s >= 1.0) {
+            anyhow::bail!("invalid configuration {origin}: rescan_s must be at least 1 (seconds)");
+        }
+        let retry = &self.mail.retry;
+        if !(retry.first_s > 0.0 && retry.max_s >= retry.first_s) {
+            anyhow::bail!("invalid configuration {origin}: mail.retry needs 0 < first_s <= max_s");
+        }
+        Ok(())
+    }
+
     /// Parses a configuration text; `origin` names it in errors.
     pub fn from_yaml(text: &str, origin: &str, base: &Path) -> Result<Config> {
         let mut config: Config = yaml_serde::from_str(text)
             .with_context(|| format!("invalid configuration {origin}"))?;
         config.base = base.to_path_buf();
+        config.validate(origin)?;
         Ok(config)
     }
 
@@ -195,7 +342,10 @@ impl Config {
     pub fn load(path: &Path) -> Result<Config> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read configuration {}", path.display()))?;
-        let base = path.parent().unwrap_or(Path::new("."));
+        let base = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
         Config::from_yaml(&text, &path.display().to_string(), base)
     }
 }
@@ -237,5 +387,25 @@ mod tests {
         let text = DEFAULT_YAML.replace("threads: auto", "threads: 3");
         let config = Config::from_yaml(&text, "p.yaml", Path::new(".")).unwrap();
         assert_eq!(config.threads, Threads::Count(3));
+    }
+
+    #[test]
+    fn mail_on_words_are_checked() {
+        let text = DEFAULT_YAML.replace("on: [cooked,", "on: [coked,");
+        let message = format!(
+            "{:#}",
+            Config::from_yaml(&text, "p.yaml", Path::new(".")).unwrap_err()
+        );
+        assert!(message.contains("coked"), "{message}");
+    }
+
+    #[test]
+    fn fingerprint_follows_the_stages_only() {
+        let a = Config::builtin();
+        let mut b = Config::builtin();
+        b.mail.to.push("other@example.org".into());
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        b.stages.pop();
+        assert_ne!(a.fingerprint(), b.fingerprint());
     }
 }

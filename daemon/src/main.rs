@@ -2,9 +2,17 @@
 //! commands; this file only parses arguments and hands over.
 
 mod config;
+mod history;
+mod inbox;
+mod journal;
+mod mail;
+mod outbox;
 mod pipeline;
 mod report;
+mod run;
+mod service;
 mod solve;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -25,12 +33,26 @@ enum Command {
     /// Exit status: 0 when every problem got a verdict (cooked and illegal
     /// are verdicts), 1 when some input could not be read or parsed.
     Solve(solve::Args),
+    /// The daemon: watch the inbox, judge every file that lands there, write
+    /// verdicts to the outbox, record runs in the journal, mail cook reports.
+    ///
+    /// SIGTERM/SIGINT: finish the files in flight and exit 0 (a second
+    /// signal exits at once). SIGHUP: read the configuration again.
+    Run(run::Args),
+    /// Read the journal: one row per verdict, newest first.
+    History(history::Args),
+    /// Measure solver thread scaling on a fixed problem set and suggest the
+    /// `threads:` setting for pipeline.yaml.
+    Tune(tune::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Run(args) => run::run(args),
+        Command::History(args) => history::run(args),
+        Command::Tune(args) => tune::run(args),
     };
     match result {
         Ok(code) => code,

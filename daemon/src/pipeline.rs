@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Chess, FromSetup, Position};
 
 use solvers::legality::{self, Status};
+use solvers::mate::tree::{self, Limits};
 use solvers::mate::{Found, Solver};
 use solvers::problem::{self, Problem};
 use solvers::verdict::{Kind, Verdict};
@@ -167,6 +168,31 @@ fn solve_mate(problem: &Problem, options: &SolveOptions, verdict: &mut Verdict) 
             Kind::Unsolved
         }
     };
+    if verdict.verdict == Kind::Sound && !matches!(problem.stipulation, Stipulation::Help { .. }) {
+        add_tree(&mut solver, &pos, problem, verdict);
+    }
+}
+
+/// The solution tree of a sound direct or self mate, from the solver that
+/// just solved it (its table is full and its deadline still holds).
+fn add_tree(solver: &mut Solver, pos: &Chess, problem: &Problem, verdict: &mut Verdict) {
+    let Some(key) = verdict.keys.as_ref().and_then(|k| k.first()).cloned() else {
+        return;
+    };
+    match tree::build(
+        solver,
+        pos,
+        problem.stipulation,
+        &key.uci,
+        Limits::default(),
+    ) {
+        Ok(tree) => {
+            verdict.duals = Some(tree.duals.clone());
+            verdict.tries = Some(tree.tries.clone());
+            verdict.tree = Some(tree);
+        }
+        Err(e) => verdict.notes.push(format!("no solution tree: {e}")),
+    }
 }
 
 #[cfg(test)]

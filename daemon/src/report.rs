@@ -98,7 +98,8 @@ pub fn text(v: &Verdict) -> String {
             }
         }
     }
-    if let Some(keys) = &v.keys {
+    // A sound problem's tree starts with its key; otherwise list the keys.
+    if let Some(keys) = v.keys.as_ref().filter(|_| v.tree.is_none()) {
         for key in keys {
             let short = if Some(key.length) < stipulated_moves(v) {
                 " (short solution)"
@@ -107,6 +108,9 @@ pub fn text(v: &Verdict) -> String {
             };
             let _ = writeln!(out, "Key: 1.{}! mates in {}{short}", key.san, key.length);
         }
+    }
+    if let Some(tree) = &v.tree {
+        out.push_str(&solvers::mate::tree::render(tree));
     }
     if let Some(solutions) = &v.solutions {
         let _ = writeln!(out, "Solutions: {}", solutions.len());

@@ -111,6 +111,14 @@ pub struct Verdict {
     pub solutions: Option<Vec<mate::Line>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub n_solutions: Option<usize>,
+    /// Direct and self mates judged sound: the key's solution tree
+    /// (threat, variations, duals, tries).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<mate::tree::Tree>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duals: Option<Vec<mate::tree::Dual>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tries: Option<Vec<mate::tree::Try>>,
     /// Why the verdict is what it is, when that is not obvious (stages that
     /// did not run, budgets that ran out).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -155,6 +163,9 @@ impl Verdict {
             keys: None,
             solutions: None,
             n_solutions: None,
+            tree: None,
+            duals: None,
+            tries: None,
             notes: Vec::new(),
             timings_ms: BTreeMap::new(),
         }
@@ -177,6 +188,9 @@ impl Verdict {
             keys: None,
             solutions: None,
             n_solutions: None,
+            tree: None,
+            duals: None,
+            tries: None,
             notes: Vec::new(),
             timings_ms: BTreeMap::new(),
         }

@@ -1,0 +1,452 @@
+//! Cook reports by mail.
+//!
+//! A report is composed when its verdict is recorded and queued in the
+//! journal's mail outbox in the same transaction, one message per problem and
+//! recipient; [`deliver`] sends what is queued and retries with backoff while
+//! the server is unreachable. The Message-ID is derived from the job key, the
+//! problem and the recipient, so even a message sent twice (the daemon killed
+//! between the server's acceptance and the journal update) is recognisably
+//! the same message.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use lettre::address::{Address, Envelope};
+use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::{Message, SmtpTransport, Transport as _};
+use sha2::{Digest, Sha256};
+use tokio::sync::{watch, Notify};
+
+use solvers::verdict::{Kind, Verdict};
+
+use crate::config::{self, Config, Security};
+use crate::journal::{self, unix_now, Journal};
+use crate::report;
+
+/// Environment variables with SMTP credentials (the YAML never holds them).
+pub const USER_ENV: &str = "COOKD_SMTP_USER";
+pub const PASSWORD_ENV: &str = "COOKD_SMTP_PASSWORD";
+
+/// The messages a verdict calls for: none unless its word is in `mail.on`,
+/// else one per recipient.
+pub fn compose(
+    config: &config::Mail,
+    job: &str,
+    verdict: &Verdict,
+    json: &str,
+) -> Result<Vec<journal::Mail>> {
+    if !config.on.iter().any(|w| w == verdict.verdict.as_str()) {
+        return Ok(Vec::new());
+    }
+    let from: Mailbox = config
+        .from
+        .parse()
+        .with_context(|| format!("mail.from: invalid address {:?}", config.from))?;
+    let domain = from.email.domain().to_owned();
+    let subject = subject(verdict);
+    let body = body(verdict, job);
+    let mut mails = Vec::with_capacity(config.to.len());
+    for recipient in &config.to {
+        let to: Mailbox = recipient
+            .parse()
+            .with_context(|| format!("mail.to: invalid address {recipient:?}"))?;
+        let message_id = message_id(job, verdict.index, &to.email, &domain);
+        let attachment = Attachment::new(format!("{}.verdict.json", verdict.id)).body(
+            json.to_owned(),
+            ContentType::parse("application/json").expect("a valid content type"),
+        );
+        let message = Message::builder()
+            .from(from.clone())
+            .to(to.clone())
+            .subject(&subject)
+            .message_id(Some(message_id.clone()))
+            .user_agent(format!("cookd {}", env!("CARGO_PKG_VERSION")))
+            .multipart(
+                MultiPart::mixed()
+                    .singlepart(SinglePart::plain(body.clone()))
+                    .singlepart(attachment),
+            )
+            .context("composing a cook report")?;
+        mails.push(journal::Mail {
+            job: job.to_owned(),
+            index: verdict.index,
+            recipient: to.email.to_string(),
+            sender: from.email.to_string(),
+            message_id,
+            subject: subject.clone(),
+            message: message.formatted(),
+        });
+    }
+    Ok(mails)
+}
+
+/// `<job prefix>.<problem>.<recipient hash>@<sender's domain>`: stable across
+/// restarts and retries, different per problem and recipient.
+fn message_id(job: &str, index: usize, recipient: &Address, domain: &str) -> String {
+    let rcpt = format!("{:x}", Sha256::digest(recipient.to_string().as_bytes()));
+    let job = &job[..job.len().min(32)];
+    format!("<cookd.{job}.{index}.{}@{domain}>", &rcpt[..12])
+}
+
+/// Names the problem and the flaw, e.g.
+/// `[cookd] schoepfer.0 (#2): cooked, 1.Qf2! 1.Rh3!`.
+pub fn subject(v: &Verdict) -> String {
+    let problem = match &v.stipulation {
+        Some(stip) => format!("{} ({stip})", v.id),
+        None => v.id.clone(),
+    };
+    let flaw = match v.verdict {
+        Kind::Cooked => match (&v.keys, &v.solutions) {
+            (Some(keys), _) => {
+                let keys: Vec<_> = keys.iter().map(|k| format!("1.{}!", k.san)).collect();
+                format!("cooked, {}", keys.join(" "))
+            }
+            (None, Some(lines)) => format!("cooked, {} solutions", lines.len()),
+            _ => "cooked".to_owned(),
+        },
+        Kind::Illegal => {
+            let codes: Vec<_> = v
+                .legality
+                .iter()
+                .flat_map(|l| &l.reasons)
+                .map(|r| r.flaw.to_string())
+                .collect();
+            if codes.is_empty() {
+                "illegal".to_owned()
+            } else {
+                format!("illegal, {}", codes.join(", "))
+            }
+        }
+        Kind::NoSolution => "no solution".to_owned(),
+        Kind::Incomplete => match v.n_solutions {
+            Some(n) => format!("incomplete, only {n} solution(s)"),
+            None => "incomplete".to_owned(),
+        },
+        other => other.as_str().to_owned(),
+    };
+    format!("[cookd] {problem}: {flaw}")
+}
+
+fn body(v: &Verdict, job: &str) -> String {
+    format!(
+        "cookd judged problem {} of {}: {}.\n\n{}--\nJob {job} (sha256 of the file). \
+         The verdict is attached as JSON.\n",
+        v.index + 1,
+        v.file,
+        v.verdict,
+        report::text(v)
+    )
+}
+
+/// Where mail goes.
+#[derive(Debug)]
+pub enum Transport {
+    /// One `.eml` per message in a folder.
+    File(PathBuf),
+    Smtp(Box<SmtpTransport>),
+}
+
+/// A failed attempt: a permanent one (the server refused the message or the
+/// recipient) is not retried.
+#[derive(Debug)]
+pub struct SendError {
+    pub permanent: bool,
+    pub message: String,
+}
+
+impl Transport {
+    pub fn new(config: &Config) -> Result<Transport> {
+        let mail = &config.mail;
+        Ok(match mail.transport {
+            config::Transport::File => Transport::File(config.path(&mail.dir)),
+            config::Transport::Smtp => {
+                let smtp = &mail.smtp;
+                let builder = match smtp.security {
+                    Security::None => SmtpTransport::builder_dangerous(&smtp.host),
+                    Security::Starttls => SmtpTransport::builder_dangerous(&smtp.host)
+                        .tls(Tls::Required(TlsParameters::new(smtp.host.clone())?)),
+                    Security::Tls => SmtpTransport::builder_dangerous(&smtp.host)
+                        .tls(Tls::Wrapper(TlsParameters::new(smtp.host.clone())?)),
+                };
+                let mut builder = builder
+                    .port(smtp.port)
+                    .timeout(Some(Duration::from_secs(30)));
+                if let Some(credentials) = credentials(config)? {
+                    builder = builder.credentials(credentials);
+                }
+                Transport::Smtp(Box::new(builder.build()))
+            }
+        })
+    }
+
+    /// Sends one queued message (blocking).
+    pub fn send(&self, mail: &journal::Mail) -> Result<(), SendError> {
+        match self {
+            Transport::File(dir) => write_eml(dir, mail).map_err(|e| SendError {
+                permanent: false,
+                message: format!("{e:#}"),
+            }),
+            Transport::Smtp(smtp) => {
+                let envelope = envelope(mail).map_err(|e| SendError {
+                    permanent: true,
+                    message: format!("{e:#}"),
+                })?;
+                smtp.send_raw(&envelope, &mail.message)
+                    .map(|_| ())
+                    .map_err(|e| SendError {
+                        permanent: e.is_permanent(),
+                        message: e.to_string(),
+                    })
+            }
+        }
+    }
+}
+
+fn envelope(mail: &journal::Mail) -> Result<Envelope> {
+    let from: Address = mail.sender.parse().context("sender address")?;
+    let to: Address = mail.recipient.parse().context("recipient address")?;
+    Ok(Envelope::new(Some(from), vec![to])?)
+}
+
+/// Writes the message named after its Message-ID. lettre's own file
+/// transport names files by a random UUID, so a message written again after
+/// a crash would appear twice; this name makes the rewrite a no-op.
+fn write_eml(dir: &Path, mail: &journal::Mail) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let name: String = mail
+        .message_id
+        .trim_matches(['<', '>'])
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-@".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let target = dir.join(format!("{name}.eml"));
+    let temp = dir.join(format!(".{name}.eml.tmp"));
+    crate::outbox::write_atomic(&temp, &target, &mail.message)
+        .with_context(|| format!("cannot write {}", target.display()))
+}
+
+/// SMTP credentials: `credentials_file` (user on the first line, password on
+/// the second), else `COOKD_SMTP_USER`/`COOKD_SMTP_PASSWORD`, else a systemd
+/// credential named `smtp` (`LoadCredential=smtp:...`, same format).
+fn credentials(config: &Config) -> Result<Option<Credentials>> {
+    let from_file = |path: &Path| -> Result<Credentials> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read SMTP credentials {}", path.display()))?;
+        let mut lines = text.lines();
+        match (lines.next(), lines.next()) {
+            (Some(user), Some(password)) if !user.is_empty() => {
+                Ok(Credentials::new(user.to_owned(), password.to_owned()))
+            }
+            _ => anyhow::bail!(
+                "SMTP credentials {}: expected the user on the first line and the password on the second",
+                path.display()
+            ),
+        }
+    };
+    if let Some(file) = &config.mail.smtp.credentials_file {
+        return from_file(&config.path(file)).map(Some);
+    }
+    if let (Ok(user), Ok(password)) = (std::env::var(USER_ENV), std::env::var(PASSWORD_ENV)) {
+        return Ok(Some(Credentials::new(user, password)));
+    }
+    if let Some(dir) = std::env::var_os("CREDENTIALS_DIRECTORY") {
+        let path = Path::new(&dir).join("smtp");
+        if path.exists() {
+            return from_file(&path).map(Some);
+        }
+    }
+    Ok(None)
+}
+
+/// The wait before attempt `attempts + 1`: `first_s` doubling up to `max_s`.
+pub fn backoff(retry: &config::Retry, attempts: u32) -> f64 {
+    (retry.first_s * 2f64.powi(attempts.min(30) as i32)).min(retry.max_s)
+}
+
+/// Sends queued mail until `stop` turns true. Sleeps until woken (a verdict
+/// queued mail), until the next retry is due, or until the configuration
+/// changes; an idle daemon with nothing queued never wakes up here.
+pub async fn deliver(
+    journal: Arc<Journal>,
+    mut config: watch::Receiver<Arc<Config>>,
+    wake: Arc<Notify>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let mut transport: Option<Arc<Transport>> = None;
+    // After a failure the server is given a rest: no attempt before this.
+    let mut hold_until = 0.0;
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        let settings = config.borrow_and_update().clone();
+        let now = unix_now();
+        let mut next = None;
+        if now < hold_until {
+            next = Some(hold_until);
+        } else {
+            let j = journal.clone();
+            let due = tokio::task::spawn_blocking(move || j.due_mail(now, 32)).await;
+            match due {
+                Ok(Ok(due)) if !due.is_empty() => {
+                    let t = match &transport {
+                        Some(t) => t.clone(),
+                        None => match Transport::new(&settings) {
+                            Ok(t) => transport.insert(Arc::new(t)).clone(),
+                            Err(error) => {
+                                tracing::error!("mail transport: {error:#}");
+                                hold_until = now + settings.mail.retry.max_s;
+                                continue;
+                            }
+                        },
+                    };
+                    if let Some(until) = send_batch(&journal, &t, due, &settings, &stop).await {
+                        hold_until = until;
+                    }
+                    continue;
+                }
+                Ok(Ok(_)) => {
+                    let j = journal.clone();
+                    match tokio::task::spawn_blocking(move || j.next_mail_due()).await {
+                        Ok(Ok(n)) => next = n,
+                        Ok(Err(error)) => tracing::error!("{error:#}"),
+                        Err(error) => tracing::error!("mail: {error}"),
+                    }
+                }
+                Ok(Err(error)) => {
+                    tracing::error!("{error:#}");
+                    next = Some(now + settings.mail.retry.first_s);
+                }
+                Err(error) => tracing::error!("mail: {error}"),
+            }
+        }
+        let sleep = next.map(|at| Duration::from_secs_f64((at - unix_now()).max(0.0)));
+        tokio::select! {
+            _ = wake.notified() => {}
+            _ = tokio::time::sleep(sleep.unwrap_or_default()), if sleep.is_some() => {}
+            _ = stop.changed() => {}
+            changed = config.changed() => {
+                if changed.is_err() {
+                    break;
+                }
+                // New settings: a new transport, and a fresh chance for a
+                // server that was down.
+                transport = None;
+                hold_until = 0.0;
+            }
+        }
+    }
+}
+
+/// Sends a batch; on a temporary failure stops and says until when to hold.
+async fn send_batch(
+    journal: &Arc<Journal>,
+    transport: &Arc<Transport>,
+    due: Vec<journal::QueuedMail>,
+    settings: &Config,
+    stop: &watch::Receiver<bool>,
+) -> Option<f64> {
+    for queued in due {
+        if *stop.borrow() {
+            return None;
+        }
+        let (t, j) = (transport.clone(), journal.clone());
+        let retry = settings.mail.retry.clone();
+        let outcome = tokio::task::spawn_blocking(move || {
+            let result = t.send(&queued.mail);
+            let now = unix_now();
+            let recorded = match &result {
+                Ok(()) => {
+                    tracing::info!(
+                        to = %queued.mail.recipient,
+                        message_id = %queued.mail.message_id,
+                        "mail sent: {}", queued.mail.subject
+                    );
+                    j.mail_sent(queued.id)
+                }
+                Err(e) if e.permanent => {
+                    tracing::error!(
+                        to = %queued.mail.recipient,
+                        "mail refused, giving up: {}", e.message
+                    );
+                    j.mail_failed(queued.id, &e.message, None)
+                }
+                Err(e) => {
+                    let wait = backoff(&retry, queued.attempts);
+                    tracing::warn!(
+                        to = %queued.mail.recipient,
+                        attempt = queued.attempts + 1,
+                        "mail not sent, retrying in {wait:.1} s: {}", e.message
+                    );
+                    j.mail_failed(queued.id, &e.message, Some(now + wait))
+                }
+            };
+            if let Err(error) = recorded {
+                tracing::error!("{error:#}");
+            }
+            match result {
+                Err(e) if !e.permanent => Some(now + backoff(&retry, queued.attempts)),
+                _ => None,
+            }
+        })
+        .await;
+        match outcome {
+            Ok(Some(until)) => return Some(until),
+            Ok(None) => {}
+            Err(error) => tracing::error!("mail: {error}"),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap() {
+        let retry = config::Retry {
+            first_s: 2.0,
+            max_s: 10.0,
+        };
+        let waits: Vec<_> = (0..5).map(|n| backoff(&retry, n)).collect();
+        assert_eq!(waits, [2.0, 4.0, 8.0, 10.0, 10.0]);
+    }
+
+    #[test]
+    fn cook_report_names_problem_and_flaw_and_carries_the_json() {
+        let verdicts = crate::pipeline::judge_file(
+            "two.fen",
+            b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w KQkq - 0 1 ; #2\n",
+            &Config::builtin().stages,
+        );
+        let v = &verdicts[0];
+        let json = serde_json::to_string(v).unwrap();
+        let config = Config::builtin();
+        let mails = compose(&config.mail, &"ab".repeat(32), v, &json).unwrap();
+        assert_eq!(mails.len(), 1);
+        let m = &mails[0];
+        assert!(
+            m.subject.starts_with("[cookd] two.0 (#2): illegal"),
+            "{}",
+            m.subject
+        );
+        let text = String::from_utf8_lossy(&m.message);
+        assert!(text.contains("Message-ID: <cookd.abab"), "{text}");
+        assert!(text.contains("application/json"), "{text}");
+        assert!(text.contains(" 1 | R N B K K B N R |"), "{text}");
+        let again = compose(&config.mail, &"ab".repeat(32), v, &json).unwrap();
+        assert_eq!(again[0].message_id, m.message_id);
+    }
+}

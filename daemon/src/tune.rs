@@ -1,0 +1,202 @@
+//! `cookd tune`: measure how the solver scales with threads on a fixed
+//! problem set, and suggest the `threads:` setting for pipeline.yaml.
+//!
+//! Each problem is solved once per thread count on a rayon pool of that
+//! size (the solver splits the work over White's first moves and shares one
+//! lock-free table). The suggestion is the smallest thread count within 10 %
+//! of the best wall time: more threads than that only take cores from the
+//! other problems in flight.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use shakmaty::{fen::Fen, CastlingMode, Chess};
+
+use solvers::mate::{Solver, Stats};
+use solvers::Stipulation;
+
+use crate::config::{Config, Stage};
+
+/// The fixed set: verified problems from the mate corpus that take the
+/// solver between a fraction of a second and a few seconds on one thread.
+const PROBLEMS: &[(&str, &str, &str)] = &[
+    (
+        "Wenda #6 (dm009)",
+        "4k3/1pp2pp1/8/b1B1pB2/rp6/p5N1/3R4/R2bK3 w Q - 0 1",
+        "#6",
+    ),
+    (
+        "#5 (dm045)",
+        "4k3/1pp2pp1/8/b1B1pB2/rp6/p5N1/3R4/R2bK3 w Q - 0 1",
+        "#5",
+    ),
+    (
+        "Hundsdorfer s#6 (sm003)",
+        "KR2N3/4P1P1/6QB/3N1pPB/n6P/rP6/ppkPP2P/3R4 w - f6 0 1",
+        "s#6",
+    ),
+    (
+        "h#4 (hm025)",
+        "8/8/2Nq4/5k2/3P4/5K2/2b2P2/8 b - - 0 1",
+        "h#4",
+    ),
+    (
+        "h#3 (hm044)",
+        "6K1/3p4/2q3p1/3R4/3p1nn1/rB3kp1/b7/1r6 b - - 0 1",
+        "h#3",
+    ),
+];
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Configuration file (default: the built-in pipeline.yaml); its solve
+    /// stage gives the hash budget.
+    #[arg(long)]
+    config: Option<std::path::PathBuf>,
+    /// Thread counts to measure (default: 1, 2, 4, … up to the core count).
+    #[arg(long, value_delimiter = ',')]
+    threads: Vec<usize>,
+}
+
+/// Thread counts to try: powers of two up to the core count, and the core
+/// count itself.
+fn default_counts(cores: usize) -> Vec<usize> {
+    let mut counts: Vec<usize> = std::iter::successors(Some(1usize), |n| Some(n * 2))
+        .take_while(|&n| n <= cores)
+        .collect();
+    if counts.last() != Some(&cores) {
+        counts.push(cores);
+    }
+    counts
+}
+
+/// The smallest count whose time is within 10 % of the best.
+fn suggest(times: &[(usize, Duration)]) -> usize {
+    let best = times.iter().map(|(_, t)| *t).min().unwrap_or_default();
+    times
+        .iter()
+        .find(|(_, t)| t.as_secs_f64() <= best.as_secs_f64() * 1.10)
+        .map_or(1, |(n, _)| *n)
+}
+
+fn solve_once(pos: &Chess, stip: Stipulation, hash_mb: u64) -> (Duration, Stats) {
+    let started = Instant::now();
+    let mut solver = Solver::with_hash(None, hash_mb);
+    let outcome = solver.solve(pos, stip);
+    assert!(matches!(outcome, Ok(Ok(_))), "tune problems are solvable");
+    (started.elapsed(), solver.stats())
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let config = match &args.config {
+        Some(path) => Config::load(path)?,
+        None => Config::builtin(),
+    };
+    let hash_mb = config
+        .stages
+        .iter()
+        .find_map(|s| match s {
+            Stage::Solve(options) => Some(options.hash_mb),
+            _ => None,
+        })
+        .unwrap_or(solvers::mate::DEFAULT_HASH_MB);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let counts = if args.threads.is_empty() {
+        default_counts(cores)
+    } else {
+        args.threads.clone()
+    };
+    let problems: Vec<(&str, Chess, Stipulation)> = PROBLEMS
+        .iter()
+        .map(|(name, fen, stip)| {
+            let pos = fen
+                .parse::<Fen>()
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Standard).ok())
+                .with_context(|| format!("bad built-in FEN for {name}"))?;
+            Ok((*name, pos, stip.parse()?))
+        })
+        .collect::<Result<_>>()?;
+    eprintln!(
+        "cookd tune: {} problems at {:?} threads ({cores} cores, hash {hash_mb} MB)",
+        problems.len(),
+        counts
+    );
+    println!(
+        "{:<26} {:>7} {:>10} {:>8} {:>12}",
+        "problem", "threads", "seconds", "speedup", "nodes"
+    );
+    // Per thread count, the time of each problem.
+    let mut runs: Vec<(usize, Vec<Duration>)> = Vec::new();
+    for &n in &counts {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .context("building thread pool")?;
+        let mut times = Vec::new();
+        for (i, (name, pos, stip)) in problems.iter().enumerate() {
+            let (time, stats) = pool.install(|| solve_once(pos, *stip, hash_mb));
+            let base = runs.first().map_or(time, |(_, first)| first[i]);
+            println!(
+                "{name:<26} {n:>7} {:>10.3} {:>8.2} {:>12}",
+                time.as_secs_f64(),
+                base.as_secs_f64() / time.as_secs_f64(),
+                stats.nodes
+            );
+            times.push(time);
+        }
+        runs.push((n, times));
+    }
+    let totals: Vec<(usize, Duration)> = runs
+        .iter()
+        .map(|(n, times)| (*n, times.iter().sum()))
+        .collect();
+    println!("\n{:>7} {:>10} {:>8}", "threads", "total s", "speedup");
+    let base = totals.first().map_or(1.0, |(_, t)| t.as_secs_f64());
+    for (n, total) in &totals {
+        println!(
+            "{n:>7} {:>10.3} {:>8.2}",
+            total.as_secs_f64(),
+            base / total.as_secs_f64()
+        );
+    }
+    println!(
+        "\nsuggested pipeline.yaml setting: threads: {}",
+        suggest(&totals)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_powers_of_two_and_the_core_count() {
+        assert_eq!(default_counts(1), [1]);
+        assert_eq!(default_counts(2), [1, 2]);
+        assert_eq!(default_counts(6), [1, 2, 4, 6]);
+        assert_eq!(default_counts(16), [1, 2, 4, 8, 16]);
+    }
+
+    #[test]
+    fn suggestion_is_smallest_within_ten_percent() {
+        let ms = Duration::from_millis;
+        assert_eq!(suggest(&[(1, ms(1000)), (2, ms(520)), (4, ms(500))]), 2);
+        assert_eq!(suggest(&[(1, ms(1000)), (2, ms(900)), (4, ms(500))]), 4);
+        assert_eq!(suggest(&[(1, ms(500)), (2, ms(520))]), 1);
+    }
+
+    #[test]
+    fn built_in_problems_parse() {
+        for (name, fen, stip) in PROBLEMS {
+            let pos = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position::<Chess>(CastlingMode::Standard);
+            assert!(pos.is_ok(), "{name}");
+            assert!(stip.parse::<Stipulation>().is_ok(), "{name}");
+        }
+    }
+}
