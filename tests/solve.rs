@@ -5,6 +5,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+#[path = "../solvers/tests/common/mod.rs"]
+mod common;
+use common::read_csv;
+
 fn cookd() -> Command {
     Command::new(env!("CARGO_BIN_EXE_cookd"))
 }
@@ -87,29 +91,6 @@ fn bundled_examples_all_get_verdicts() {
     assert_eq!(spg["halfmoves"], 6);
 }
 
-/// Minimal CSV reader for the corpus (quoted fields with doubled quotes).
-fn csv_rows(text: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let mut fields = vec![String::new()];
-        let mut quoted = false;
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
-            match (c, quoted) {
-                ('"', true) if chars.peek() == Some(&'"') => {
-                    chars.next();
-                    fields.last_mut().unwrap().push('"');
-                }
-                ('"', _) => quoted = !quoted,
-                (',', false) => fields.push(String::new()),
-                _ => fields.last_mut().unwrap().push(c),
-            }
-        }
-        rows.push(fields);
-    }
-    rows
-}
-
 /// The legality corpus through the binary: every illegal row is `illegal`
 /// with a reason naming the same flaw (rows with a `known_gap` in
 /// legality_codes.csv must still be undecided), and no legal row is called
@@ -117,8 +98,8 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
 #[test]
 fn legality_corpus_through_cookd_solve() {
     let data = repo_root().join("solvers/tests/data");
-    let corpus = csv_rows(&std::fs::read_to_string(data.join("legality.csv")).unwrap());
-    let codes = csv_rows(&std::fs::read_to_string(data.join("legality_codes.csv")).unwrap());
+    let corpus = read_csv(data.join("legality.csv").to_str().unwrap());
+    let codes = read_csv(data.join("legality_codes.csv").to_str().unwrap());
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("corpus.fen");
     // Legality only: the corpus rows are positions, not problems.
@@ -132,9 +113,9 @@ fn legality_corpus_through_cookd_solve() {
         &defaults[mail_at..]
     );
     std::fs::write(&config, legality_only).unwrap();
-    let lines: String = corpus[1..]
+    let lines: String = corpus
         .iter()
-        .map(|row| format!("{} ; #1\n", row[1]))
+        .map(|row| format!("{} ; #1\n", row["fen"]))
         .collect();
     std::fs::write(&file, lines).unwrap();
     let (output, verdicts) =
@@ -144,22 +125,25 @@ fn legality_corpus_through_cookd_solve() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert_eq!(verdicts.len(), corpus.len() - 1);
+    assert_eq!(verdicts.len(), corpus.len());
     let mut illegal_found = 0;
-    for (row, verdict) in corpus[1..].iter().zip(&verdicts) {
-        let (id, expected) = (&row[0], row[2].as_str());
+    for (row, verdict) in corpus.iter().zip(&verdicts) {
+        let (id, expected) = (&row["id"], row["expected"].as_str());
         let got: Vec<&str> = verdict["legality"]["reasons"]
             .as_array()
             .unwrap()
             .iter()
             .map(|r| r["code"].as_str().unwrap())
             .collect();
-        let row_codes = codes.iter().find(|c| &c[0] == id);
-        if let Some(gap) = row_codes.map(|c| &c[2]).filter(|gap| !gap.is_empty()) {
+        let row_codes = codes.iter().find(|c| &c["id"] == id);
+        if let Some(gap) = row_codes
+            .map(|c| &c["known_gap"])
+            .filter(|gap| !gap.is_empty())
+        {
             let status = &verdict["legality"]["status"];
             assert_eq!(status, "undecided", "{id} (known gap: {gap})");
         } else if expected == "illegal" {
-            let accepted = &row_codes.unwrap_or_else(|| panic!("{id} has no codes"))[1];
+            let accepted = &row_codes.unwrap_or_else(|| panic!("{id} has no codes"))["codes"];
             assert_eq!(field(verdict, "verdict"), "illegal", "{id}: {verdict}");
             assert!(
                 got.iter()

@@ -13,23 +13,9 @@ use shakmaty::{fen::Fen, CastlingMode, Chess};
 use solvers::mate::{Found, Solver};
 use solvers::Stipulation;
 
-fn split_csv(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                chars.next();
-                fields.last_mut().unwrap().push('"');
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => fields.push(String::new()),
-            _ => fields.last_mut().unwrap().push(c),
-        }
-    }
-    fields
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::split_csv;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

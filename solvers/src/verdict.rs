@@ -137,27 +137,18 @@ pub fn default_id(file: &str, index: usize) -> String {
 }
 
 impl Verdict {
-    /// A verdict for a problem, before any stage ran (`unsolved`).
-    pub fn for_problem(problem: &Problem) -> Verdict {
-        let origin = &problem.origin;
-        let fen = Fen::try_from_setup(problem.setup.clone()).unwrap_or_else(|e| e.ignore());
-        let halfmoves = match problem.stipulation {
-            Stipulation::ProofGame { plies } => Some(plies),
-            _ => None,
-        };
+    /// A verdict that says nothing yet about the problem at `file`/`index`.
+    fn blank(file: &str, index: usize, verdict: Kind) -> Verdict {
         Verdict {
-            id: problem
-                .id
-                .clone()
-                .unwrap_or_else(|| default_id(&origin.file, origin.index)),
-            file: origin.file.clone(),
-            index: origin.index,
-            stipulation: Some(problem.stipulation.to_string()),
-            fen: Some(fen.to_string()),
-            halfmoves,
-            authors: problem.authors.clone(),
-            source: problem.source.clone(),
-            verdict: Kind::Unsolved,
+            id: default_id(file, index),
+            file: file.to_owned(),
+            index,
+            stipulation: None,
+            fen: None,
+            halfmoves: None,
+            authors: Vec::new(),
+            source: None,
+            verdict,
             error: None,
             legality: None,
             keys: None,
@@ -171,28 +162,29 @@ impl Verdict {
         }
     }
 
+    /// A verdict for a problem, before any stage ran (`unsolved`).
+    pub fn for_problem(problem: &Problem) -> Verdict {
+        let origin = &problem.origin;
+        let fen = Fen::try_from_setup(problem.setup.clone()).unwrap_or_else(|e| e.ignore());
+        let mut verdict = Verdict::blank(&origin.file, origin.index, Kind::Unsolved);
+        if let Some(id) = &problem.id {
+            verdict.id = id.clone();
+        }
+        verdict.stipulation = Some(problem.stipulation.to_string());
+        verdict.fen = Some(fen.to_string());
+        verdict.halfmoves = match problem.stipulation {
+            Stipulation::ProofGame { plies } => Some(plies),
+            _ => None,
+        };
+        verdict.authors = problem.authors.clone();
+        verdict.source = problem.source.clone();
+        verdict
+    }
+
     /// The `error` verdict for input that could not be read.
     pub fn for_error(error: &ParseError) -> Verdict {
-        Verdict {
-            id: default_id(&error.file, error.index),
-            file: error.file.clone(),
-            index: error.index,
-            stipulation: None,
-            fen: None,
-            halfmoves: None,
-            authors: Vec::new(),
-            source: None,
-            verdict: Kind::Error,
-            error: Some(error.to_string()),
-            legality: None,
-            keys: None,
-            solutions: None,
-            n_solutions: None,
-            tree: None,
-            duals: None,
-            tries: None,
-            notes: Vec::new(),
-            timings_ms: BTreeMap::new(),
-        }
+        let mut verdict = Verdict::blank(&error.file, error.index, Kind::Error);
+        verdict.error = Some(error.to_string());
+        verdict
     }
 }

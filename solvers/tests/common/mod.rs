@@ -1,5 +1,6 @@
-//! Shared by the data-driven tests: reading the corpus CSV files
-//! (tests/data/*.csv, one row per case).
+//! Shared by the data-driven tests and benchmarks: reading the corpus CSV
+//! files (tests/data/*.csv, one row per case). Each user takes what it needs.
+#![allow(dead_code)]
 
 use std::collections::HashMap;
 
