@@ -2,6 +2,8 @@
 //!
 //! - [`pawns`]: each pawn's start file; captures the pawn structure forces;
 //! - [`checks`]: double checks no single move can have given;
+//! - [`cage`]: a piece next to the enemy king that can only have arrived
+//!   with a contact check the king could not have been in;
 //! - [`crossing`]: pawns of both sides from one file cannot pass each other
 //!   without captures;
 //! - [`facts`]: units that never moved, one-move pawns and the phases they
@@ -16,6 +18,7 @@
 //! Every analysis is sound: it reports a flaw only when no game can reach
 //! the diagram; when unsure it says nothing.
 
+pub mod cage;
 pub mod checks;
 pub mod crossing;
 pub mod facts;
@@ -128,6 +131,9 @@ pub fn static_flaws(setup: &Setup) -> Vec<Reason> {
         out.extend(crossing::check(setup, &infos));
     }
     let facts = Facts::new(setup, &infos);
+    if out.is_empty() {
+        out.extend(cage::check(setup, &facts));
+    }
     for (own, enemy) in [(&infos[0], &infos[1]), (&infos[1], &infos[0])] {
         if let Some(own) = own {
             let found = origins::check(&facts, own.color, own, enemy.as_ref());

@@ -23,24 +23,47 @@ use crate::legality::{cheap, Flaw, Reason};
 /// Work limit (assignment pairs times DP states); beyond it, say nothing.
 const MAX_WORK: usize = 400_000;
 
+/// States kept per file in the search; beyond it, say nothing.
+const MAX_STATES: usize = 20_000;
+
+/// Searches with the accounting of lost units per diagram; beyond it, say
+/// nothing.
+const MAX_ACCOUNTED: usize = 200;
+
+/// Assignments grouped by (used files, ranks on own files): the captures
+/// landing per file and the cost of each.
+type Grouped = HashMap<(u8, [Option<u8>; 8]), Vec<([u8; 8], u32)>>;
+
+fn by_files(all: Assignments) -> Grouped {
+    let mut out = Grouped::new();
+    for ((used, own, landed), cost) in all {
+        out.entry((used, own)).or_default().push((landed, cost));
+    }
+    out
+}
+
 /// Per side, the ways to assign the pawns on the board to start files:
 /// (used files, the rank of a pawn standing on its own start file per
-/// file) with the fewest captures.
-type Assignments = HashMap<(u8, [Option<u8>; 8]), u32>;
+/// file, the captures surely landing on each file) with the fewest
+/// captures.
+type Assignments = HashMap<(u8, [Option<u8>; 8], [u8; 8]), u32>;
 
 fn assignments(info: &PawnInfo, limit: usize) -> Option<Assignments> {
     let mut out = Assignments::new();
     let mut own = [None; 8];
-    walk(info, 0, 0, 0, &mut own, &mut out, limit)?;
+    let mut landed = [0u8; 8];
+    walk(info, 0, 0, 0, &mut own, &mut landed, &mut out, limit)?;
     Some(out)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn walk(
     info: &PawnInfo,
     i: usize,
     used: u8,
     cost: u32,
     own: &mut [Option<u8>; 8],
+    landed: &mut [u8; 8],
     out: &mut Assignments,
     limit: usize,
 ) -> Option<()> {
@@ -48,7 +71,7 @@ fn walk(
         return Some(());
     }
     let Some(&sq) = info.squares.get(i) else {
-        let slot = out.entry((used, *own)).or_insert(cost);
+        let slot = out.entry((used, *own, *landed)).or_insert(cost);
         *slot = (*slot).min(cost);
         return (out.len() <= limit).then_some(());
     };
@@ -60,18 +83,37 @@ fn walk(
         if g == f {
             own[g as usize] = Some(sq.rank().to_u32() as u8);
         }
+        // A pawn going from file g to file f captured at least once on
+        // every file after g up to f, whatever its path.
+        let between = path_files(g, f);
+        for &h in &between {
+            landed[h] += 1;
+        }
         walk(
             info,
             i + 1,
             used | (1 << g),
             cost + g.abs_diff(f),
             own,
+            landed,
             out,
             limit,
         )?;
+        for &h in &between {
+            landed[h] -= 1;
+        }
         own[g as usize] = None;
     }
     Some(())
+}
+
+/// The files after `from` up to `to` (empty when equal).
+fn path_files(from: u32, to: u32) -> Vec<usize> {
+    if from < to {
+        (from + 1..=to).map(|h| h as usize).collect()
+    } else {
+        (to..from).map(|h| h as usize).collect()
+    }
 }
 
 /// What the pawn of one side that started on a file did, as far as
@@ -86,18 +128,51 @@ enum Fate {
     Free,
 }
 
-/// (captures, promotions, fate) choices of one side's pawn of a file.
-fn options(used: u8, own: &[Option<u8>; 8], file: usize) -> Vec<(u32, u32, Fate)> {
+/// Whether the pawn was captured, and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lost {
+    /// Not captured (on the board, or promoted).
+    No,
+    /// Captured on its own file without having captured anything.
+    OnFile,
+    /// Captured after at least one capture of its own, on any file.
+    Away,
+}
+
+/// One choice for one side's pawn of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Choice {
+    captures: u32,
+    promotions: u32,
+    fate: Fate,
+    lost: Lost,
+}
+
+const fn choice(captures: u32, promotions: u32, fate: Fate, lost: Lost) -> Choice {
+    Choice {
+        captures,
+        promotions,
+        fate,
+        lost,
+    }
+}
+
+/// The choices of one side's pawn of a file.
+fn options(used: u8, own: &[Option<u8>; 8], file: usize) -> Vec<Choice> {
     if used & (1 << file) != 0 {
         match own[file] {
-            Some(rank) => vec![(0, 0, Fate::On(rank)), (2, 0, Fate::Free)],
-            None => vec![(0, 0, Fate::Free)],
+            Some(rank) => vec![
+                choice(0, 0, Fate::On(rank), Lost::No),
+                choice(2, 0, Fate::Free, Lost::No),
+            ],
+            None => vec![choice(0, 0, Fate::Free, Lost::No)],
         }
     } else {
         vec![
-            (0, 0, Fate::Free),
-            (0, 1, Fate::Promoted),
-            (1, 1, Fate::Free),
+            choice(0, 0, Fate::Free, Lost::OnFile),
+            choice(0, 1, Fate::Promoted, Lost::No),
+            choice(1, 1, Fate::Free, Lost::No),
+            choice(1, 0, Fate::Free, Lost::Away),
         ]
     }
 }
@@ -110,8 +185,43 @@ fn crossed(white: Fate, black: Fate) -> bool {
     }
 }
 
-/// Whether some choice per file fits the budgets and the promotion counts.
-fn fits(
+/// One side's pawns as assigned: used start files, ranks of pawns on their
+/// own file, captures surely landing on each file.
+struct Side<'a> {
+    used: u8,
+    own: &'a [Option<u8>; 8],
+    landed: &'a [u8; 8],
+}
+
+/// The counters of the search, per side (0 White, 1 Black): captures made
+/// beyond the assignment, promotions (capped at the need), pawns lost, and
+/// the load on the units lost: pawns lost plus the enemy's sure pawn
+/// captures that cannot have taken one of these pawns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct State {
+    captures: [u8; 2],
+    promotions: [u8; 2],
+    pawns_lost: [u8; 2],
+    load: [u8; 2],
+}
+
+/// The load a side's pawn of a file adds: the enemy pawn captures sure to
+/// land on the file (`landed`) must each have taken a unit of this side;
+/// a pawn of this side captured there takes at most one of them on itself
+/// (counted as a lost pawn instead), and a pawn captured after capturing
+/// may have been any one of them anywhere.
+fn load(landed: u8, lost: Lost) -> u32 {
+    let landed = u32::from(landed);
+    match lost {
+        Lost::No => landed,
+        Lost::OnFile => landed.max(1),
+        Lost::Away => landed,
+    }
+}
+
+/// Whether some choice per file fits the capture budgets and the
+/// promotion counts, pawn crossing only (fast, dense).
+fn fits_plain(
     white: (u8, &[Option<u8>; 8]),
     black: (u8, &[Option<u8>; 8]),
     room: [u32; 2],
@@ -128,8 +238,16 @@ fn fits(
     let mut reach = vec![false; size];
     reach[0] = true;
     for file in 0..8 {
-        let wo = options(white.0, white.1, file);
-        let bo = options(black.0, black.1, file);
+        // A pawn captured after capturing is never better than one
+        // captured at once, as far as crossing goes.
+        let wo: Vec<Choice> = options(white.0, white.1, file)
+            .into_iter()
+            .filter(|c| c.lost != Lost::Away)
+            .collect();
+        let bo: Vec<Choice> = options(black.0, black.1, file)
+            .into_iter()
+            .filter(|c| c.lost != Lost::Away)
+            .collect();
         let mut next = vec![false; size];
         for wc in 0..dims[0] {
             for bc in 0..dims[1] {
@@ -138,15 +256,15 @@ fn fits(
                         if !reach[index([wc, bc, wp, bp])] {
                             continue;
                         }
-                        for &(wcost, wprom, wf) in &wo {
-                            for &(bcost, bprom, bf) in &bo {
+                        for w in &wo {
+                            for b in &bo {
                                 let s = [
-                                    wc + wcost as usize,
-                                    bc + bcost as usize,
-                                    (wp + wprom as usize).min(dims[2] - 1),
-                                    (bp + bprom as usize).min(dims[3] - 1),
+                                    wc + w.captures as usize,
+                                    bc + b.captures as usize,
+                                    (wp + w.promotions as usize).min(dims[2] - 1),
+                                    (bp + b.promotions as usize).min(dims[3] - 1),
                                 ];
-                                if s[0] < dims[0] && s[1] < dims[1] && !crossed(wf, bf) {
+                                if s[0] < dims[0] && s[1] < dims[1] && !crossed(w.fate, b.fate) {
                                     next[index(s)] = true;
                                 }
                             }
@@ -160,8 +278,81 @@ fn fits(
     (0..dims[0]).any(|wc| (0..dims[1]).any(|bc| reach[index([wc, bc, dims[2] - 1, dims[3] - 1])]))
 }
 
+/// Whether the accounting of lost units can bind for the side whose pawns
+/// are `side` (the enemy's sure captures `enemy_landed`): its pawns lost,
+/// or its load, can exceed the units it lost.
+fn binds(side: &Side, enemy_landed: &[u8; 8], lost: u32) -> bool {
+    let missing = (0..8).filter(|f| side.used & (1 << f) == 0);
+    let unlanded = missing.clone().filter(|&f| enemy_landed[f] == 0).count() as u32;
+    let landed: u32 = enemy_landed.iter().map(|&n| u32::from(n)).sum();
+    missing.count() as u32 > lost || landed + unlanded > lost
+}
+
+/// Whether some choice per file fits the budgets and the promotion counts.
+///
+/// Each side's pawn captures are at most the units the other side lost
+/// (`room`: what is left after the assignment), its missing pawns that
+/// were captured too, and the units the other side lost also cover every
+/// pawn capture surely made on a file where no pawn of theirs can have
+/// stood then: a pawn captured on its own file covers one such capture,
+/// and so does a pawn captured after capturing (it can have gone there),
+/// the others took pieces.
+fn fits(white: &Side, black: &Side, room: [u32; 2], promotions: [u32; 2], lost: [u32; 2]) -> bool {
+    let mut states = vec![State {
+        captures: [0; 2],
+        promotions: [0; 2],
+        pawns_lost: [0; 2],
+        load: [0; 2],
+    }];
+    let mut seen = std::collections::HashSet::new();
+    for file in 0..8 {
+        let wo = options(white.used, white.own, file);
+        let bo = options(black.used, black.own, file);
+        let mut next = Vec::new();
+        seen.clear();
+        for s in &states {
+            for w in &wo {
+                for b in &bo {
+                    if crossed(w.fate, b.fate) {
+                        continue;
+                    }
+                    let mut t = *s;
+                    let mut ok = true;
+                    for (side, c, landed) in
+                        [(0, w, black.landed[file]), (1, b, white.landed[file])]
+                    {
+                        let captures = u32::from(t.captures[side]) + c.captures;
+                        let prom =
+                            (u32::from(t.promotions[side]) + c.promotions).min(promotions[side]);
+                        let pawns_lost =
+                            u32::from(t.pawns_lost[side]) + u32::from(c.lost != Lost::No);
+                        let load = u32::from(t.load[side]) + self::load(landed, c.lost);
+                        ok &= captures <= room[side]
+                            && pawns_lost <= lost[side]
+                            && load <= lost[side];
+                        t.captures[side] = captures.min(255) as u8;
+                        t.promotions[side] = prom.min(255) as u8;
+                        t.pawns_lost[side] = pawns_lost.min(255) as u8;
+                        t.load[side] = load.min(255) as u8;
+                    }
+                    if ok && seen.insert(t) {
+                        next.push(t);
+                    }
+                }
+            }
+        }
+        if next.len() > MAX_STATES {
+            return true;
+        }
+        states = next;
+    }
+    states.iter().any(|s| {
+        u32::from(s.promotions[0]) >= promotions[0] && u32::from(s.promotions[1]) >= promotions[1]
+    })
+}
 /// `TooManyCaptures` when no assignment of the pawns lets the pawns that
-/// share a start file avoid crossing within the capture budgets.
+/// share a start file avoid crossing within the capture budgets, with
+/// every sure pawn capture taking a unit the other side lost.
 pub fn check(setup: &Setup, infos: &[Option<PawnInfo>; 2]) -> Option<Reason> {
     let [Some(white), Some(black)] = infos else {
         return None;
@@ -170,8 +361,8 @@ pub fn check(setup: &Setup, infos: &[Option<PawnInfo>; 2]) -> Option<Reason> {
         cheap::min_promoted(&setup.board, Color::White),
         cheap::min_promoted(&setup.board, Color::Black),
     ];
-    let wa = assignments(white, 2000)?;
-    let ba = assignments(black, 2000)?;
+    let wa = by_files(assignments(white, 2000)?);
+    let ba = by_files(assignments(black, 2000)?);
     let states = (white.budget as usize + 1)
         * (black.budget as usize + 1)
         * (promotions[0] as usize + 1)
@@ -179,11 +370,42 @@ pub fn check(setup: &Setup, infos: &[Option<PawnInfo>; 2]) -> Option<Reason> {
     if wa.len() * ba.len() * states > MAX_WORK {
         return None;
     }
-    for ((wused, wown), &wcost) in &wa {
-        for ((bused, bown), &bcost) in &ba {
-            let room = [white.budget - wcost, black.budget - bcost];
-            if fits((*wused, wown), (*bused, bown), room, promotions) {
-                return None;
+    // Units each side lost: the other side's capture budget.
+    let lost = [black.budget, white.budget];
+    let mut accounted = 0;
+    for ((wused, wown), wvars) in &wa {
+        for ((bused, bown), bvars) in &ba {
+            let wmin = wvars.iter().map(|v| v.1).min().unwrap_or(0);
+            let bmin = bvars.iter().map(|v| v.1).min().unwrap_or(0);
+            let room = [white.budget - wmin, black.budget - bmin];
+            if !fits_plain((*wused, wown), (*bused, bown), room, promotions) {
+                continue;
+            }
+            for (wlanded, wcost) in wvars {
+                for (blanded, bcost) in bvars {
+                    let room = [white.budget - wcost, black.budget - bcost];
+                    let w = Side {
+                        used: *wused,
+                        own: wown,
+                        landed: wlanded,
+                    };
+                    let b = Side {
+                        used: *bused,
+                        own: bown,
+                        landed: blanded,
+                    };
+                    let plain = !binds(&w, blanded, lost[0]) && !binds(&b, wlanded, lost[1]);
+                    if plain {
+                        if fits_plain((*wused, wown), (*bused, bown), room, promotions) {
+                            return None;
+                        }
+                        continue;
+                    }
+                    accounted += 1;
+                    if accounted > MAX_ACCOUNTED || fits(&w, &b, room, promotions, lost) {
+                        return None;
+                    }
+                }
             }
         }
     }
@@ -192,9 +414,9 @@ pub fn check(setup: &Setup, infos: &[Option<PawnInfo>; 2]) -> Option<Reason> {
         None,
         format!(
             "a White and a Black pawn from the same file cannot pass each other unless one \
-             leaves the file by a capture: with White's {} and Black's {} promotion(s), no \
-             assignment of the pawns to their files fits in the captures available (White {}, \
-             Black {})",
+             leaves the file by a capture, and every pawn capture took a unit that could stand \
+             there: with White's {} and Black's {} promotion(s), no assignment of the pawns to \
+             their files fits in the captures available (White {}, Black {}) and the units lost",
             promotions[0], promotions[1], white.budget, black.budget
         ),
     ))
@@ -236,6 +458,66 @@ mod tests {
         // A Black unit lost (the a7 pawn): the a-pawn passed nothing.
         let fen = "rnbqkbnr/1ppppppp/8/8/8/8/1PPPPPPP/QNBQKBNR w Kkq - 0 1";
         assert!(crossing(fen).is_none());
+    }
+
+    #[test]
+    fn pawn_capture_beside_an_unmoved_pawn_took_a_piece() {
+        // b7xa6 took a White unit, which cannot have been a pawn (a2 never
+        // moved, and White captured nothing to bring another pawn there);
+        // White's only lost unit is the h-pawn: impossible.
+        let fen = "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPP1/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(crossing(fen).map(|r| r.flaw), Some(Flaw::TooManyCaptures));
+        // With a knight lost instead, b7xa6 took the knight.
+        assert!(crossing("rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1").is_none());
+        // A White pawn captured on the a-file after capturing there itself.
+        assert!(crossing("rnbqkbn1/p1pppppp/p7/8/8/8/P1PPPPPP/RNBQKBNR w KQq - 0 1").is_none());
+    }
+
+    /// Soundness: games where pawns capture whatever they can, pieces and
+    /// pawns, never break the capture accounting.
+    #[test]
+    fn pawn_captures_never_break_the_accounting() {
+        use shakmaty::{Chess, EnPassantMode, Position, Role};
+        let mut seed = 11u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % n.max(1)
+        };
+        let mut piece_taken = 0;
+        for game in 0..GAMES {
+            let mut pos = Chess::default();
+            for ply in 0..100 {
+                let setup = pos.to_setup(EnPassantMode::Legal);
+                let infos = [
+                    pawns::analyse(&setup.board, Color::White),
+                    pawns::analyse(&setup.board, Color::Black),
+                ];
+                let r = check(&setup, &infos);
+                let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                assert!(r.is_none(), "game {game} ply {ply}: {fen}: {r:?}");
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let pawn_captures: Vec<_> = moves
+                    .iter()
+                    .filter(|m| m.role() == Role::Pawn && m.is_capture())
+                    .collect();
+                let pawn_moves: Vec<_> = moves.iter().filter(|m| m.role() == Role::Pawn).collect();
+                let m = match next(3) {
+                    0 | 1 if !pawn_captures.is_empty() => *pawn_captures[next(pawn_captures.len())],
+                    0 if !pawn_moves.is_empty() => *pawn_moves[next(pawn_moves.len())],
+                    _ => moves[next(moves.len())],
+                };
+                piece_taken += usize::from(
+                    m.role() == Role::Pawn && m.capture().is_some_and(|c| c != Role::Pawn),
+                );
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(piece_taken > 0);
     }
 
     /// Soundness: games full of pawn moves, captures and promotions never

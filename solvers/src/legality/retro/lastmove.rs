@@ -269,28 +269,68 @@ fn possible(before: &Setup) -> bool {
     cheap::check(before).is_empty() && super::static_flaws(before).is_empty()
 }
 
-/// `NoLastMove` when no retraction leads to a possible position. A claimed
-/// en-passant square already fixes the last move (the cheap layer checks it).
+/// Positions judged in the search two moves deep; beyond it, say nothing.
+const MAX_SECOND: usize = 2500;
+
+/// Whether no move of the side that moved before `before` can lead to it
+/// from a possible position. `None` when unsure (the work limit ran out,
+/// or `before` needs no move before it).
+fn dead(before: &Setup, work: &mut usize) -> Option<bool> {
+    if before.ep_square.is_some() || is_initial(before) {
+        return Some(false);
+    }
+    for r in retractions(before) {
+        *work = work.checked_sub(1)?;
+        if possible(&r.before) {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// `NoLastMove` when no retraction leads to a possible position, or when
+/// every retraction that does leads to a position that no move of the
+/// other side can have produced from a possible one (the search goes two
+/// moves deep). A claimed en-passant square already fixes the last move
+/// (the cheap layer checks it).
 pub fn check(setup: &Setup) -> Option<Reason> {
     if setup.ep_square.is_some() || is_initial(setup) {
         return None;
     }
     let all = retractions(setup);
-    if all.iter().any(|r| possible(&r.before)) {
-        return None;
-    }
     let mover = !setup.turn;
     let name = if mover.is_white() { "White" } else { "Black" };
+    let other = if mover.is_white() { "Black" } else { "White" };
+    // Each retraction to a possible position must be followed by a dead
+    // end one move further back; stop at the first that is not.
+    let mut work = MAX_SECOND;
+    let mut alive = Vec::new();
+    for r in &all {
+        if possible(&r.before) {
+            if dead(&r.before, &mut work) != Some(true) {
+                return None;
+            }
+            alive.push(r.text.as_str());
+        }
+    }
+    if !alive.is_empty() {
+        let detail = format!(
+            "{name} moved last; only {} can have been that move, and none of {other}'s moves \
+             (with every unit it could have captured) can have led to the position before it \
+             from a possible position",
+            alive.join(", ")
+        );
+        return Some(Reason::new(Flaw::NoLastMove, Some(mover), detail));
+    }
     let detail = if all.is_empty() {
         format!("{name} moved last, but no {name} unit can have made a move to its square")
     } else {
         format!(
             "{name} moved last, but each of the {} possible last moves (with every unit it could \
-             have captured) starts from an impossible position (e.g. {} would leave {} in check \
-             or break the material and pawn-structure counts)",
+             have captured) starts from an impossible position (e.g. {} would leave {other} in \
+             check or break the material and pawn-structure counts)",
             all.len(),
             all[0].text,
-            if mover.is_white() { "Black" } else { "White" }
         )
     };
     Some(Reason::new(Flaw::NoLastMove, Some(mover), detail))
@@ -331,6 +371,64 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         ))
         .is_none());
+    }
+
+    #[test]
+    fn the_move_before_the_last_one_must_exist_too() {
+        // White's last move must be a knight move to c7 (the check), and no
+        // Black move can have led to any of the positions before it.
+        let fen = "k1Bb1B1q/2NNp2r/1KNp1RB1/1R2qb2/BB1P3B/2N5/r2r4/RQqn4 b - - 0 1";
+        let s = setup(fen);
+        assert!(retractions(&s).iter().any(|r| possible(&r.before)));
+        assert_eq!(check(&s).map(|r| r.flaw), Some(Flaw::NoLastMove));
+        // A twin without the b5 rook: some Black move can have led to a
+        // position before the knight move.
+        assert!(check(&setup(
+            "k1Bb1B1q/2NNp2r/1KNp1RB1/4qb2/BB1P3B/2N5/r2r4/RQqn4 b - - 0 1"
+        ))
+        .is_none());
+    }
+
+    /// Soundness of the two-move search: positions from random games full
+    /// of checks (where the last move is often forced) always have a last
+    /// move and a move before it.
+    #[test]
+    fn random_games_with_checks_have_two_moves_back() {
+        use shakmaty::{Chess, EnPassantMode, Position};
+        let mut seed = 17u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % n.max(1)
+        };
+        for game in 0..40 {
+            let mut pos = Chess::default();
+            for ply in 0..120 {
+                let setup = pos.to_setup(EnPassantMode::Legal);
+                let r = check(&setup);
+                let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                assert!(r.is_none(), "game {game} ply {ply}: {fen}: {r:?}");
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let checks: Vec<_> = moves
+                    .iter()
+                    .filter(|m| {
+                        let mut p = pos.clone();
+                        p.play_unchecked(**m);
+                        p.is_check() || m.is_capture()
+                    })
+                    .collect();
+                let m = if !checks.is_empty() && next(3) > 0 {
+                    *checks[next(checks.len())]
+                } else {
+                    moves[next(moves.len())]
+                };
+                pos.play_unchecked(m);
+            }
+        }
     }
 
     #[test]
