@@ -5,6 +5,7 @@
 //! helpmate solution is listed. Proven results are kept in a transposition
 //! table keyed by Zobrist hash, so transpositions are solved once.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -75,6 +76,21 @@ pub struct Stats {
     pub nodes: u64,
     pub tt_hits: u64,
 }
+
+impl Stats {
+    fn add(&mut self, other: Stats) {
+        self.nodes += other.nodes;
+        self.tt_hits += other.tt_hits;
+    }
+}
+
+/// A defence node before its replies are searched: `Break` with the answer
+/// when it is immediate, else `Continue` with the replies to search.
+type Defence = ControlFlow<bool, (shakmaty::MoveList, Option<CheckInfo>)>;
+
+/// Below this many moves, a defence node's replies are searched on one
+/// thread: the work is too small to pay for sharing it out.
+const SPLIT_MIN_LENGTH: u8 = 3;
 
 /// What the transposition table knows about a position with White to move,
 /// packed into one table word: bits 0–7 the length within which the goal
@@ -251,8 +267,7 @@ impl Solver {
         let mut stopped = false;
         let mut out = Vec::with_capacity(results.len());
         for (result, stats, out_of_time) in results {
-            self.stats.nodes += stats.nodes;
-            self.stats.tt_hits += stats.tt_hits;
+            self.stats.add(stats);
             stopped |= out_of_time;
             out.push(result);
         }
@@ -270,7 +285,7 @@ impl Solver {
             after.play_unchecked(*m);
             // Iterative deepening: the shortest length is found first.
             for k in 1..=n {
-                if solver.defence_fails(&after, k, genre) {
+                if solver.defence_fails_split(&after, k, genre) {
                     return Some(Some(k));
                 }
                 if solver.out_of_time {
@@ -302,29 +317,78 @@ impl Solver {
     /// Black to move after a White move: does every Black move lose, i.e.
     /// reach the goal within `k` White moves counting the one just played?
     pub(crate) fn defence_fails(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
+        match self.defence(pos, k, genre) {
+            ControlFlow::Break(fails) => fails,
+            ControlFlow::Continue((replies, info)) => replies
+                .iter()
+                .all(|b| self.reply_loses(pos, info.as_ref(), b, k, genre)),
+        }
+    }
+
+    /// [`Solver::defence_fails`] with Black's replies shared out over the
+    /// thread pool. Worth it near the root of deep problems: proving a key
+    /// needs every reply refuted, and each refutation is a big search.
+    fn defence_fails_split(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
+        if k < SPLIT_MIN_LENGTH || rayon::current_num_threads() < 2 {
+            return self.defence_fails(pos, k, genre);
+        }
+        let (replies, info) = match self.defence(pos, k, genre) {
+            ControlFlow::Break(fails) => return fails,
+            ControlFlow::Continue((replies, info)) => (replies, info),
+        };
+        let refuted = AtomicBool::new(false);
+        let this = &*self;
+        let results: Vec<(bool, Stats, bool)> = replies
+            .par_iter()
+            .map(|b| {
+                if refuted.load(Ordering::Relaxed) {
+                    return (false, Stats::default(), false);
+                }
+                let mut solver = this.helper();
+                let loses = solver.reply_loses(pos, info.as_ref(), b, k, genre);
+                if !loses {
+                    refuted.store(true, Ordering::Relaxed);
+                }
+                (loses, solver.stats, solver.out_of_time)
+            })
+            .collect();
+        let mut fails = true;
+        for (loses, stats, out_of_time) in results {
+            fails &= loses;
+            self.stats.add(stats);
+            self.out_of_time |= out_of_time;
+        }
+        fails && !self.out_of_time
+    }
+
+    /// Everything about a defence node short of searching its replies: the
+    /// answer when it is immediate, else the replies in the order to try.
+    fn defence(&mut self, pos: &Chess, k: u8, genre: Genre) -> Defence {
         if self.tick() {
-            return false;
+            return ControlFlow::Break(false);
         }
         let mut replies = pos.legal_moves();
         if replies.is_empty() {
             // Black mated is the direct goal; stalemate or mate of Black
             // fails a selfmate.
-            return genre == Genre::Direct && pos.is_check();
+            return ControlFlow::Break(genre == Genre::Direct && pos.is_check());
         }
         if genre == Genre::Direct && k <= 1 {
-            return false;
+            return ControlFlow::Break(false);
         }
         let info = CheckInfo::new(pos);
         if genre == Genre::Self_ && k <= 1 {
             // Black must mate at once with every move: one quiet move refutes.
             let all_check =
                 info.is_some_and(|info| replies.iter().all(|b| gives_check(pos, &info, b)));
-            return all_check
-                && replies.iter().all(|b| {
-                    let mut next = pos.clone();
-                    next.play_unchecked(*b);
-                    next.is_checkmate()
-                });
+            return ControlFlow::Break(
+                all_check
+                    && replies.iter().all(|b| {
+                        let mut next = pos.clone();
+                        next.play_unchecked(*b);
+                        next.is_checkmate()
+                    }),
+            );
         }
         // Checks and captures first: they leave White the fewest answers,
         // so they are the cheapest refutations to prove.
@@ -334,21 +398,28 @@ impl Solver {
                 (!check, !b.is_capture())
             });
         }
-        for b in &replies {
-            let mut next = pos.clone();
-            next.play_unchecked(*b);
-            let lost = match genre {
-                Genre::Direct => self.attack_wins(&next, k - 1, genre),
-                Genre::Self_ => {
-                    let check = info.is_none_or(|info| gives_check(pos, &info, b));
-                    (check && next.is_checkmate()) || self.attack_wins(&next, k - 1, genre)
-                }
-            };
-            if !lost {
-                return false;
+        ControlFlow::Continue((replies, info))
+    }
+
+    /// Does Black's reply `b` still lose within `k` White moves (counting
+    /// the one before it)?
+    fn reply_loses(
+        &mut self,
+        pos: &Chess,
+        info: Option<&CheckInfo>,
+        b: &Move,
+        k: u8,
+        genre: Genre,
+    ) -> bool {
+        let mut next = pos.clone();
+        next.play_unchecked(*b);
+        match genre {
+            Genre::Direct => self.attack_wins(&next, k - 1, genre),
+            Genre::Self_ => {
+                let check = info.is_none_or(|info| gives_check(pos, info, b));
+                (check && next.is_checkmate()) || self.attack_wins(&next, k - 1, genre)
             }
         }
-        true
     }
 
     /// White to move: can White force the goal within `k` moves?
