@@ -1,11 +1,12 @@
 //! Mate solver against the reference solver's CPU times.
 //!
-//! `cargo bench -p solvers --bench mate [-- all|stretch] [--budget SECONDS]`
+//! `cargo bench -p solvers --bench mate [-- all|stretch] [--budget SECONDS] [--threads N]`
 //!
 //! By default runs every corpus row the reference needs more than 0.1 s for;
 //! `all` runs every row, `stretch` the three problems beyond the reference.
 //! Prints cookd's time, the reference's, their ratio (ref / cookd: above 1 is
 //! faster than the reference), nodes and whether the result matches.
+//! One thread by default, as the reference's figures are single-threaded.
 
 use std::time::{Duration, Instant};
 
@@ -32,6 +33,17 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok())
         .map_or(Duration::from_secs(60), Duration::from_secs_f64);
+    let threads = args
+        .iter()
+        .position(|a| a == "--threads")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    println!("{threads} thread(s), budget {budget:?} per problem");
     let file = if mode == "stretch" {
         "mate-stretch.csv"
     } else {
@@ -74,7 +86,9 @@ fn main() {
         });
         let started = Instant::now();
         let mut solver = Solver::new(Some(started + budget));
-        let outcome = solver.solve(&pos, stip).expect("mate stipulation");
+        let outcome = pool
+            .install(|| solver.solve(&pos, stip))
+            .expect("mate stipulation");
         let secs = started.elapsed().as_secs_f64();
         let result = match outcome {
             Err(_) => "TIMEOUT".to_owned(),

@@ -181,8 +181,13 @@ impl Solver {
     }
 
     /// Another thread's solver on the same table and clock.
+    /// It starts with this solver's killers: they are what made the
+    /// one-thread search fast, and a helper without them would redo that
+    /// learning.
     fn helper(&self) -> Solver {
-        Solver::around(Arc::clone(&self.shared)).hash_mb(self.hash_mb)
+        let mut helper = Solver::around(Arc::clone(&self.shared)).hash_mb(self.hash_mb);
+        helper.killer_attack.clone_from(&self.killer_attack);
+        helper
     }
 
     /// A fresh table sized for the work ahead (within the memory budget).
@@ -326,8 +331,9 @@ impl Solver {
     }
 
     /// [`Solver::defence_fails`] with Black's replies shared out over the
-    /// thread pool. Worth it near the root of deep problems: proving a key
-    /// needs every reply refuted, and each refutation is a big search.
+    /// thread pool (young brothers wait). Worth it near the root of deep
+    /// problems: proving a key needs every reply refuted, and each
+    /// refutation is a big search.
     fn defence_fails_split(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
         if k < SPLIT_MIN_LENGTH || rayon::current_num_threads() < 2 {
             return self.defence_fails(pos, k, genre);
@@ -336,9 +342,18 @@ impl Solver {
             ControlFlow::Break(fails) => return fails,
             ControlFlow::Continue((replies, info)) => (replies, info),
         };
+        // Young brothers wait: the first reply alone often refutes (most
+        // first moves are not keys); only when it does not is the rest
+        // worth sharing out.
+        let Some((first, rest)) = replies.split_first() else {
+            return true;
+        };
+        if !self.reply_loses(pos, info.as_ref(), first, k, genre) {
+            return false;
+        }
         let refuted = AtomicBool::new(false);
         let this = &*self;
-        let results: Vec<(bool, Stats, bool)> = replies
+        let results: Vec<(bool, Stats, bool)> = rest
             .par_iter()
             .map(|b| {
                 if refuted.load(Ordering::Relaxed) {
