@@ -31,6 +31,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(path) => Config::load(path)?,
         None => Config::builtin(),
     };
+    // The solver splits each problem over this pool (`threads:`).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.get(cores))
+        .build()
+        .context("cannot start the solver pool")?;
     let mut files = Vec::new();
     for path in &args.files {
         collect(path, &mut files);
@@ -44,7 +50,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if progress {
             eprint!("\r\x1b[K[{}/{}] {name}", n + 1, files.len());
         }
-        let verdicts = judge_path(path, &config.stages);
+        let verdicts = pool.install(|| judge_path(path, &config.stages));
         for verdict in &verdicts {
             failed |= verdict.verdict == Kind::Error;
             out.write_all(report::render(verdict, args.format)?.as_bytes())
