@@ -234,7 +234,7 @@ impl Solver {
             }
             Stipulation::Help { plies } => {
                 need(stipulation.side_to_move())?;
-                self.resize(12 + plies.min(18));
+                self.resize(16 + plies.min(18));
                 Ok(self.help(pos, plies))
             }
             other => Err(SolveError::NotMate(other)),
