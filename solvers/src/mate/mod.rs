@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use crate::check::{gives_check, CheckInfo};
 use crate::search::Table;
@@ -444,6 +444,15 @@ impl Solver {
         if k == 1 && genre == Genre::Direct {
             return self.attack_moves_win(pos, k, genre);
         }
+        // Recogniser: the side that must give mate has too little material
+        // to mate at all (whatever the other side does).
+        let mater = match genre {
+            Genre::Direct => Color::White,
+            Genre::Self_ => Color::Black,
+        };
+        if pos.has_insufficient_material(mater) {
+            return false;
+        }
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         let known = self.shared.table.get(hash).map(Bounds::unpack);
         if let Some(b) = known {
@@ -542,7 +551,7 @@ impl Solver {
             }
             return mated;
         }
-        if self.tick() {
+        if self.tick() || pos.has_insufficient_material(Color::White) {
             return false;
         }
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
@@ -617,5 +626,31 @@ fn render_line(start: &Chess, line: &[Move]) -> Line {
             .iter()
             .map(|m| m.to_uci(CastlingMode::Standard).to_string())
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    /// Regression: king and knight against a lone king were searched to the
+    /// full depth although they can never mate.
+    #[test]
+    fn insufficient_material_is_recognised() {
+        let pos = position("8/8/8/8/8/2k5/8/K1N5 w - - 0 1");
+        let mut solver = Solver::new(None);
+        let found = solver
+            .solve(&pos, Stipulation::Direct { moves: 6 })
+            .unwrap();
+        assert_eq!(found, Ok(Found::Keys(Vec::new())));
+        assert!(solver.stats().nodes < 5_000, "{:?}", solver.stats());
     }
 }
