@@ -171,6 +171,29 @@ pub struct SolveOptions {
     pub budget_s: f64,
     #[serde(default = "default_hash_mb")]
     pub hash_mb: u64,
+    /// How the threads share one problem; `cookd tune` measures both.
+    #[serde(default)]
+    pub parallel: Parallel,
+}
+
+/// `parallel:` in the solve stage.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Parallel {
+    /// First moves (and, near the root, Black's replies) shared out.
+    #[default]
+    Split,
+    /// Lazy SMP: every thread solves it all, sharing the table.
+    Lazy,
+}
+
+impl Parallel {
+    pub fn to_solver(self) -> solvers::mate::Parallelism {
+        match self {
+            Parallel::Split => solvers::mate::Parallelism::Split,
+            Parallel::Lazy => solvers::mate::Parallelism::Lazy,
+        }
+    }
 }
 
 fn default_budget_s() -> f64 {

@@ -131,7 +131,8 @@ fn solve_mate(problem: &Problem, options: &SolveOptions, verdict: &mut Verdict) 
         ));
     }
     let deadline = Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0));
-    let mut solver = Solver::with_hash(Some(deadline), options.hash_mb);
+    let mut solver = Solver::with_hash(Some(deadline), options.hash_mb)
+        .with_parallelism(options.parallel.to_solver());
     let (found, unfinished) = match solver.solve(&pos, problem.stipulation) {
         Ok(Ok(found)) => (found, None),
         Ok(Err(partial)) => (partial.found.clone(), Some(partial)),

@@ -2,10 +2,12 @@
 //! problem set, and suggest the `threads:` setting for pipeline.yaml.
 //!
 //! Each problem is solved once per thread count on a rayon pool of that
-//! size (the solver splits the work over White's first moves and shares one
-//! lock-free table). The suggestion is the smallest thread count within 10 %
-//! of the best wall time: more threads than that only take cores from the
-//! other problems in flight.
+//! size, in both parallel modes: `split` (White's first moves shared out,
+//! and Black's replies near the root once the first is searched: young
+//! brothers wait) and `lazy` (Lazy SMP: every thread solves it all in its
+//! own order, sharing one lock-free table). The suggestion is the smallest
+//! thread count within 10 % of the best wall time, with the mode that gets
+//! it: more threads than that only take cores from other problems in flight.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -16,7 +18,7 @@ use shakmaty::{fen::Fen, CastlingMode, Chess};
 use solvers::mate::{Solver, Stats};
 use solvers::Stipulation;
 
-use crate::config::{Config, Stage};
+use crate::config::{Config, Parallel, Stage};
 
 /// The fixed set: verified problems from the mate corpus that take the
 /// solver between a fraction of a second and a few seconds on one thread.
@@ -71,18 +73,27 @@ fn default_counts(cores: usize) -> Vec<usize> {
     counts
 }
 
-/// The smallest count whose time is within 10 % of the best.
-fn suggest(times: &[(usize, Duration)]) -> usize {
-    let best = times.iter().map(|(_, t)| *t).min().unwrap_or_default();
-    times
-        .iter()
-        .find(|(_, t)| t.as_secs_f64() <= best.as_secs_f64() * 1.10)
-        .map_or(1, |(n, _)| *n)
+fn mode_name(mode: Parallel) -> &'static str {
+    match mode {
+        Parallel::Split => "split",
+        Parallel::Lazy => "lazy",
+    }
 }
 
-fn solve_once(pos: &Chess, stip: Stipulation, hash_mb: u64) -> (Duration, Stats) {
+/// The fewest threads (and the mode that gets there) whose time is within
+/// 10 % of the best measured.
+fn suggest(times: &[(Parallel, usize, Duration)]) -> (Parallel, usize) {
+    let best = times.iter().map(|(_, _, t)| *t).min().unwrap_or_default();
+    times
+        .iter()
+        .filter(|(_, _, t)| t.as_secs_f64() <= best.as_secs_f64() * 1.10)
+        .min_by_key(|(_, n, t)| (*n, *t))
+        .map_or((Parallel::Split, 1), |(mode, n, _)| (*mode, *n))
+}
+
+fn solve_once(pos: &Chess, stip: Stipulation, hash_mb: u64, mode: Parallel) -> (Duration, Stats) {
     let started = Instant::now();
-    let mut solver = Solver::with_hash(None, hash_mb);
+    let mut solver = Solver::with_hash(None, hash_mb).with_parallelism(mode.to_solver());
     let outcome = solver.solve(pos, stip);
     assert!(matches!(outcome, Ok(Ok(_))), "tune problems are solvable");
     (started.elapsed(), solver.stats())
@@ -124,46 +135,58 @@ pub fn run(args: Args) -> Result<ExitCode> {
         counts
     );
     println!(
-        "{:<26} {:>7} {:>10} {:>8} {:>12}",
-        "problem", "threads", "seconds", "speedup", "nodes"
+        "{:<26} {:>6} {:>7} {:>10} {:>8} {:>12}",
+        "problem", "mode", "threads", "seconds", "speedup", "nodes"
     );
-    // Per thread count, the time of each problem.
-    let mut runs: Vec<(usize, Vec<Duration>)> = Vec::new();
-    for &n in &counts {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .context("building thread pool")?;
-        let mut times = Vec::new();
-        for (i, (name, pos, stip)) in problems.iter().enumerate() {
-            let (time, stats) = pool.install(|| solve_once(pos, *stip, hash_mb));
-            let base = runs.first().map_or(time, |(_, first)| first[i]);
-            println!(
-                "{name:<26} {n:>7} {:>10.3} {:>8.2} {:>12}",
-                time.as_secs_f64(),
-                base.as_secs_f64() / time.as_secs_f64(),
-                stats.nodes
-            );
-            times.push(time);
+    // One thread is the same search in both modes: measured once.
+    let mut baseline: Vec<Duration> = Vec::new();
+    let mut totals: Vec<(Parallel, usize, Duration)> = Vec::new();
+    for mode in [Parallel::Split, Parallel::Lazy] {
+        for &n in &counts {
+            if n == 1 && !baseline.is_empty() {
+                totals.push((mode, 1, baseline.iter().sum()));
+                continue;
+            }
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .context("building thread pool")?;
+            let mut times = Vec::new();
+            for (i, (name, pos, stip)) in problems.iter().enumerate() {
+                let (time, stats) = pool.install(|| solve_once(pos, *stip, hash_mb, mode));
+                let base = baseline.get(i).copied().unwrap_or(time);
+                println!(
+                    "{name:<26} {:>6} {n:>7} {:>10.3} {:>8.2} {:>12}",
+                    mode_name(mode),
+                    time.as_secs_f64(),
+                    base.as_secs_f64() / time.as_secs_f64(),
+                    stats.nodes
+                );
+                times.push(time);
+            }
+            if n == 1 {
+                baseline.clone_from(&times);
+            }
+            totals.push((mode, n, times.iter().sum()));
         }
-        runs.push((n, times));
     }
-    let totals: Vec<(usize, Duration)> = runs
-        .iter()
-        .map(|(n, times)| (*n, times.iter().sum()))
-        .collect();
-    println!("\n{:>7} {:>10} {:>8}", "threads", "total s", "speedup");
-    let base = totals.first().map_or(1.0, |(_, t)| t.as_secs_f64());
-    for (n, total) in &totals {
+    println!(
+        "\n{:>6} {:>7} {:>10} {:>8}",
+        "mode", "threads", "total s", "speedup"
+    );
+    let base = baseline.iter().sum::<Duration>().as_secs_f64();
+    for (mode, n, total) in &totals {
         println!(
-            "{n:>7} {:>10.3} {:>8.2}",
+            "{:>6} {n:>7} {:>10.3} {:>8.2}",
+            mode_name(*mode),
             total.as_secs_f64(),
             base / total.as_secs_f64()
         );
     }
+    let (mode, threads) = suggest(&totals);
     println!(
-        "\nsuggested pipeline.yaml setting: threads: {}",
-        suggest(&totals)
+        "\nsuggested pipeline.yaml settings: threads: {threads}, and in the solve stage parallel: {}",
+        mode_name(mode)
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -183,9 +206,17 @@ mod tests {
     #[test]
     fn suggestion_is_smallest_within_ten_percent() {
         let ms = Duration::from_millis;
-        assert_eq!(suggest(&[(1, ms(1000)), (2, ms(520)), (4, ms(500))]), 2);
-        assert_eq!(suggest(&[(1, ms(1000)), (2, ms(900)), (4, ms(500))]), 4);
-        assert_eq!(suggest(&[(1, ms(500)), (2, ms(520))]), 1);
+        let (s, l) = (Parallel::Split, Parallel::Lazy);
+        let one = (s, 1, ms(1000));
+        assert_eq!(
+            suggest(&[one, (s, 2, ms(520)), (l, 2, ms(600)), (s, 4, ms(500))]),
+            (s, 2)
+        );
+        assert_eq!(
+            suggest(&[one, (s, 2, ms(900)), (l, 2, ms(540)), (l, 4, ms(500))]),
+            (l, 2)
+        );
+        assert_eq!(suggest(&[(s, 1, ms(500)), (s, 2, ms(520))]), (s, 1));
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Solve one problem from the command line: `solve_one FEN STIPULATION [SECONDS]`.
 //! For profiling and quick experiments; prints keys/solutions, nodes and time.
+//! `COOKD_PARALLEL=lazy` selects Lazy SMP instead of the split search.
 use std::time::{Duration, Instant};
 
 use shakmaty::{fen::Fen, CastlingMode, Chess};
-use solvers::mate::Solver;
+use solvers::mate::{Parallelism, Solver};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -15,7 +16,12 @@ fn main() {
     let stip = args[2].parse().unwrap();
     let budget = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(60.0);
     let started = Instant::now();
-    let mut solver = Solver::new(Some(started + Duration::from_secs_f64(budget)));
+    let parallelism = match std::env::var("COOKD_PARALLEL").as_deref() {
+        Ok("lazy") => Parallelism::Lazy,
+        _ => Parallelism::Split,
+    };
+    let mut solver =
+        Solver::new(Some(started + Duration::from_secs_f64(budget))).with_parallelism(parallelism);
     let found = solver.solve(&pos, stip).unwrap();
     println!("{found:?}");
     println!(

@@ -8,10 +8,11 @@
 //! (`cargo bench -p solvers --bench mate`) until the helpmate search prunes
 //! as well as the reference's.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use shakmaty::{fen::Fen, CastlingMode, Chess};
-use solvers::mate::{Found, Solver};
+use solvers::mate::{Found, Parallelism, Solver};
 use solvers::Stipulation;
 
 mod common;
@@ -21,13 +22,43 @@ use common::{data, read_csv};
 /// regression (or a hang) trips it.
 const ROW_BUDGET: Duration = Duration::from_secs(60);
 
-fn in_scope(row: &std::collections::HashMap<String, String>) -> bool {
+fn in_scope(row: &HashMap<String, String>) -> bool {
     let ref_s: f64 = row["ref_cpu_s"].parse().unwrap_or(f64::INFINITY);
     let stip: Stipulation = row["stipulation"].parse().unwrap();
     match stip {
         Stipulation::Help { plies } => plies <= 6 && ref_s <= 1.0,
         _ => ref_s <= 2.0,
     }
+}
+
+/// The sorted keys (UCI) or solution lines of a corpus row, as the solver
+/// finds them with `parallelism` on the current pool; `None` on timeout.
+fn solve_row(row: &HashMap<String, String>, parallelism: Parallelism) -> Option<Vec<String>> {
+    let id = &row["id"];
+    let stip: Stipulation = row["stipulation"].parse().unwrap();
+    let pos: Chess = row["fen"]
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
+    let mut solver = Solver::new(Some(Instant::now() + ROW_BUDGET)).with_parallelism(parallelism);
+    let found = solver.solve(&pos, stip).unwrap().ok()?;
+    let mut got: Vec<String> = match found {
+        Found::Keys(keys) => keys.into_iter().map(|k| k.uci).collect(),
+        Found::Lines(lines) => lines.into_iter().map(|l| l.uci.join(" ")).collect(),
+    };
+    got.sort();
+    Some(got)
+}
+
+fn wanted(row: &HashMap<String, String>) -> Vec<String> {
+    let mut want: Vec<String> = row["keys_uci"]
+        .split(';')
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    want.sort();
+    want
 }
 
 #[test]
@@ -37,31 +68,11 @@ fn mate_corpus() {
     let mut judged = 0;
     for row in rows.iter().filter(|r| in_scope(r)) {
         let id = &row["id"];
-        let stip: Stipulation = row["stipulation"].parse().unwrap();
-        let pos: Chess = row["fen"]
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap_or_else(|e| panic!("{id}: {e}"));
-        let mut solver = Solver::new(Some(Instant::now() + ROW_BUDGET));
-        let found = match solver.solve(&pos, stip).unwrap() {
-            Ok(found) => found,
-            Err(_) => {
-                failures.push(format!("{id}: not solved within {ROW_BUDGET:?}"));
-                continue;
-            }
+        let Some(got) = solve_row(row, Parallelism::Split) else {
+            failures.push(format!("{id}: not solved within {ROW_BUDGET:?}"));
+            continue;
         };
-        let mut got: Vec<String> = match found {
-            Found::Keys(keys) => keys.into_iter().map(|k| k.uci).collect(),
-            Found::Lines(lines) => lines.into_iter().map(|l| l.uci.join(" ")).collect(),
-        };
-        got.sort();
-        let mut want: Vec<String> = row["keys_uci"]
-            .split(';')
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-            .collect();
-        want.sort();
+        let want = wanted(row);
         let count: usize = row["n_solutions"].parse().unwrap();
         assert_eq!(want.len(), count, "{id}: corpus row is inconsistent");
         let verdict = match got.len() {
@@ -70,11 +81,37 @@ fn mate_corpus() {
             _ => "cooked",
         };
         if got != want || verdict != row["verdict"] {
-            failures.push(format!("{id} {stip}: got {got:?}, want {want:?}"));
+            failures.push(format!(
+                "{id} {}: got {got:?}, want {want:?}",
+                row["stipulation"]
+            ));
         }
         judged += 1;
     }
     println!("{judged} rows judged, {} failed", failures.len());
     assert!(judged >= 140, "only {judged} rows in scope");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Both parallel modes on two threads find exactly the verified keys and
+/// solutions (the quick rows: this is about sharing work, not speed).
+#[test]
+fn parallel_modes_agree_with_the_corpus() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let rows = read_csv(&data("mate.csv"));
+    let quick = |r: &&HashMap<String, String>| {
+        in_scope(r) && r["ref_cpu_s"].parse::<f64>().is_ok_and(|s| s <= 0.02)
+    };
+    let mut judged = 0;
+    for row in rows.iter().filter(quick) {
+        for mode in [Parallelism::Split, Parallelism::Lazy] {
+            let got = pool.install(|| solve_row(row, mode));
+            assert_eq!(got, Some(wanted(row)), "{} with {mode:?}", row["id"]);
+        }
+        judged += 1;
+    }
+    assert!(judged >= 50, "only {judged} quick rows");
 }

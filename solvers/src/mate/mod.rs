@@ -144,6 +144,22 @@ pub struct Solver {
     /// Per remaining length: the last White move that forced the goal,
     /// tried first next time (killer heuristic).
     killer_attack: Vec<Option<Move>>,
+    parallelism: Parallelism,
+}
+
+/// How the threads of the current rayon pool share one problem.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Parallelism {
+    /// White's first moves are shared out over the threads, and near the
+    /// root Black's replies too once the first reply is searched (young
+    /// brothers wait).
+    #[default]
+    Split,
+    /// Lazy SMP: every thread solves the whole problem in its own order,
+    /// all sharing the table; the first to finish wins.
+    Lazy,
+    /// One thread (used inside a Lazy SMP worker).
+    Sequential,
 }
 
 /// The budget check happens every this many nodes: often enough to stop
@@ -177,7 +193,14 @@ impl Solver {
             stats: Stats::default(),
             out_of_time: false,
             killer_attack: vec![None; 256],
+            parallelism: Parallelism::default(),
         }
+    }
+
+    /// Chooses how threads share the problem (default: [`Parallelism::Split`]).
+    pub fn with_parallelism(mut self, parallelism: Parallelism) -> Solver {
+        self.parallelism = parallelism;
+        self
     }
 
     /// Another thread's solver on the same table and clock.
@@ -187,6 +210,7 @@ impl Solver {
     fn helper(&self) -> Solver {
         let mut helper = Solver::around(Arc::clone(&self.shared)).hash_mb(self.hash_mb);
         helper.killer_attack.clone_from(&self.killer_attack);
+        helper.parallelism = self.parallelism;
         helper
     }
 
@@ -261,6 +285,9 @@ impl Solver {
         moves: &[Move],
         work: impl Fn(&mut Solver, &Move) -> T + Sync,
     ) -> (Vec<T>, bool) {
+        if self.parallelism == Parallelism::Lazy && rayon::current_num_threads() > 1 {
+            return self.race(moves, work);
+        }
         let results: Vec<(T, Stats, bool)> = moves
             .par_iter()
             .map(|m| {
@@ -277,6 +304,72 @@ impl Solver {
             out.push(result);
         }
         self.out_of_time |= stopped;
+        (out, stopped)
+    }
+
+    /// Lazy SMP: every thread does all the work, one thread alone each,
+    /// starting at a different first move, all sharing the table; the first
+    /// to finish stops the others.
+    fn race<T: Send>(
+        &mut self,
+        moves: &[Move],
+        work: impl Fn(&mut Solver, &Move) -> T + Sync,
+    ) -> (Vec<T>, bool) {
+        let threads = rayon::current_num_threads();
+        let this = &*self;
+        let runs: Vec<(Vec<Option<T>>, Stats, bool)> = (0..threads)
+            .into_par_iter()
+            .map(|i| {
+                let mut solver = this.helper();
+                solver.parallelism = Parallelism::Sequential;
+                let mut out: Vec<Option<T>> = moves.iter().map(|_| None).collect();
+                let start = i * moves.len() / threads;
+                for j in 0..moves.len() {
+                    let at = (start + j) % moves.len();
+                    let result = work(&mut solver, &moves[at]);
+                    if solver.out_of_time {
+                        return (out, solver.stats, false);
+                    }
+                    out[at] = Some(result);
+                }
+                // Done: the others may stop.
+                this.shared.stop.store(true, Ordering::Relaxed);
+                (out, solver.stats, true)
+            })
+            .collect();
+        let deadline_passed = self.shared.deadline.is_some_and(|d| Instant::now() >= d);
+        if !deadline_passed {
+            // The stop was only the race's end; the solver is used again
+            // (e.g. for the solution tree).
+            self.shared.stop.store(false, Ordering::Relaxed);
+        }
+        let mut best: Option<(Vec<Option<T>>, bool)> = None;
+        for (out, stats, finished) in runs {
+            self.stats.add(stats);
+            let done = |o: &Vec<Option<T>>| o.iter().filter(|r| r.is_some()).count();
+            if best
+                .as_ref()
+                .is_none_or(|(b, f)| (finished && !*f) || (!f && done(&out) > done(b)))
+            {
+                best = Some((out, finished));
+            }
+        }
+        let (out, finished) = best.unwrap_or_default();
+        let stopped = !finished;
+        self.out_of_time |= stopped;
+        // An unfinished run's missing moves get the work's answer under a
+        // stopped clock, which every caller reads as "not examined".
+        let out = out
+            .into_iter()
+            .zip(moves)
+            .map(|(r, m)| {
+                r.unwrap_or_else(|| {
+                    let mut stopped = self.helper();
+                    stopped.out_of_time = true;
+                    work(&mut stopped, m)
+                })
+            })
+            .collect();
         (out, stopped)
     }
 
@@ -335,7 +428,10 @@ impl Solver {
     /// problems: proving a key needs every reply refuted, and each
     /// refutation is a big search.
     fn defence_fails_split(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
-        if k < SPLIT_MIN_LENGTH || rayon::current_num_threads() < 2 {
+        if k < SPLIT_MIN_LENGTH
+            || self.parallelism != Parallelism::Split
+            || rayon::current_num_threads() < 2
+        {
             return self.defence_fails(pos, k, genre);
         }
         let (replies, info) = match self.defence(pos, k, genre) {
