@@ -7,6 +7,9 @@
 //! and reads as a miss. Only proven facts are stored (with the full 64-bit
 //! key verified on read), so a miss or an overwritten slot costs time, never
 //! correctness.
+//!
+//! Slots come in buckets of two (see [`Table::put`]); the top byte of the
+//! data is the replacement depth, so callers store at most 56 bits.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -24,7 +27,7 @@ pub struct Table {
 impl Table {
     /// A table of `2^log2_slots` slots (16 bytes each).
     pub fn with_log2_slots(log2_slots: u32) -> Table {
-        let slots = 1usize << log2_slots.min(40);
+        let slots = 1usize << log2_slots.clamp(1, 40);
         let zeroed = || (0..slots).map(|_| AtomicU64::new(0)).collect::<Box<[_]>>();
         Table {
             check: zeroed(),
@@ -52,20 +55,42 @@ impl Table {
         (key as usize) & self.mask
     }
 
-    /// The data stored for `key`, if the slot holds it intact.
+    /// The data stored for `key`, if a slot of its bucket holds it intact.
     pub fn get(&self, key: u64) -> Option<u64> {
-        let i = self.slot(key);
-        let data = self.data[i].load(Ordering::Relaxed);
-        let check = self.check[i].load(Ordering::Relaxed);
-        (check ^ data == key && data != 0).then_some(data)
+        let first = self.slot(key) & !1;
+        (first..first + 2).find_map(|i| {
+            let data = self.data[i].load(Ordering::Relaxed);
+            let check = self.check[i].load(Ordering::Relaxed);
+            (check ^ data == key && data != 0).then_some(data)
+        })
     }
 
-    /// Stores `data` (non-zero) for `key`, replacing whatever the slot held.
-    pub fn put(&self, key: u64, data: u64) {
-        let i = self.slot(key);
+    /// Stores `data` (non-zero) for `key`. Each bucket has two slots: the
+    /// first keeps the entry that cost the most work to prove (`depth`, the
+    /// top byte of the data), the second takes whatever comes, so deep
+    /// results survive a flood of shallow ones.
+    pub fn put(&self, key: u64, data: u64, depth: u8) {
+        let data = (data & !DEPTH_MASK) | (u64::from(depth) << 56);
+        let first = self.slot(key) & !1;
+        let deep = &self.data[first];
+        let held = deep.load(Ordering::Relaxed);
+        let held_key = self.check[first].load(Ordering::Relaxed) ^ held;
+        let i = if held == 0 || held_key == key || (held >> 56) as u8 <= depth {
+            first
+        } else {
+            first + 1
+        };
         self.data[i].store(data, Ordering::Relaxed);
         self.check[i].store(key ^ data, Ordering::Relaxed);
     }
+}
+
+/// The top byte of a slot's data holds the depth used for replacement.
+const DEPTH_MASK: u64 = 0xff << 56;
+
+/// The data a caller stored, without the depth byte.
+pub fn payload(data: u64) -> u64 {
+    data & !DEPTH_MASK
 }
 
 #[cfg(test)]
@@ -76,13 +101,22 @@ mod tests {
     fn stores_and_verifies_keys() {
         let table = Table::with_log2_slots(10);
         assert_eq!(table.get(42), None);
-        table.put(42, 7);
-        assert_eq!(table.get(42), Some(7));
-        // Same slot, other key: a miss, not a wrong answer.
+        table.put(42, 7, 5);
+        assert_eq!(table.get(42).map(payload), Some(7));
+        // Same bucket, other key: a miss, not a wrong answer.
         assert_eq!(table.get(42 + 1024), None);
-        table.put(42 + 1024, 9);
+        // A shallower entry goes to the second slot; the deep one stays.
+        table.put(42 + 1024, 9, 1);
+        assert_eq!(table.get(42).map(payload), Some(7));
+        assert_eq!(table.get(42 + 1024).map(payload), Some(9));
+        // A third key in the bucket replaces the shallow one.
+        table.put(42 + 2048, 11, 1);
+        assert_eq!(table.get(42 + 1024), None);
+        assert_eq!(table.get(42).map(payload), Some(7));
+        // A deeper one takes the first slot.
+        table.put(42 + 3072, 13, 9);
+        assert_eq!(table.get(42 + 3072).map(payload), Some(13));
         assert_eq!(table.get(42), None);
-        assert_eq!(table.get(42 + 1024), Some(9));
     }
 
     #[test]
@@ -100,9 +134,10 @@ mod tests {
                 s.spawn(move || {
                     for i in 0..20_000u64 {
                         let key = i * 4 + t + 1;
-                        table.put(key, key.wrapping_mul(31));
+                        let data = key.wrapping_mul(31) | 1;
+                        table.put(key, data, (i % 7) as u8);
                         if let Some(d) = table.get(key) {
-                            assert_eq!(d, key.wrapping_mul(31));
+                            assert_eq!(payload(d), payload(data));
                         }
                     }
                 });

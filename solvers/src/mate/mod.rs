@@ -18,7 +18,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use crate::check::{gives_check, CheckInfo};
-use crate::search::Table;
+use crate::search::{payload, Table};
 use crate::stipulation::Stipulation;
 
 pub mod tree;
@@ -258,7 +258,7 @@ impl Solver {
             }
             Stipulation::Help { plies } => {
                 need(stipulation.side_to_move())?;
-                self.resize(16 + plies.min(18));
+                self.resize(13 + plies.min(18));
                 Ok(self.help(pos, plies))
             }
             other => Err(SolveError::NotMate(other)),
@@ -550,7 +550,11 @@ impl Solver {
             return false;
         }
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        let known = self.shared.table.get(hash).map(Bounds::unpack);
+        let known = self
+            .shared
+            .table
+            .get(hash)
+            .map(|d| Bounds::unpack(payload(d)));
         if let Some(b) = known {
             if b.win_within != 0 && b.win_within <= k {
                 self.stats.tt_hits += 1;
@@ -574,7 +578,7 @@ impl Solver {
         } else {
             return won;
         }
-        self.shared.table.put(hash, entry.pack());
+        self.shared.table.put(hash, entry.pack(), k);
         won
     }
 
@@ -674,7 +678,7 @@ impl Solver {
             }
         }
         if !any {
-            self.shared.table.put(help_key(hash, left), 1);
+            self.shared.table.put(help_key(hash, left), 1, left);
         }
         any
     }
