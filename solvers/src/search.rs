@@ -19,8 +19,9 @@ const SLOT_BYTES: usize = 16;
 /// A fixed-size, always-replace, lock-free table from 64-bit keys to 64-bit data.
 #[derive(Debug)]
 pub struct Table {
-    check: Box<[AtomicU64]>,
-    data: Box<[AtomicU64]>,
+    /// Slot `i` is words `2i` (check) and `2i + 1` (data): a bucket of two
+    /// slots is 32 bytes, so a probe touches one cache line.
+    words: Box<[AtomicU64]>,
     mask: usize,
 }
 
@@ -28,10 +29,8 @@ impl Table {
     /// A table of `2^log2_slots` slots (16 bytes each).
     pub fn with_log2_slots(log2_slots: u32) -> Table {
         let slots = 1usize << log2_slots.clamp(1, 40);
-        let zeroed = || (0..slots).map(|_| AtomicU64::new(0)).collect::<Box<[_]>>();
         Table {
-            check: zeroed(),
-            data: zeroed(),
+            words: (0..2 * slots).map(|_| AtomicU64::new(0)).collect(),
             mask: slots - 1,
         }
     }
@@ -59,8 +58,8 @@ impl Table {
     pub fn get(&self, key: u64) -> Option<u64> {
         let first = self.slot(key) & !1;
         (first..first + 2).find_map(|i| {
-            let data = self.data[i].load(Ordering::Relaxed);
-            let check = self.check[i].load(Ordering::Relaxed);
+            let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+            let check = self.words[2 * i].load(Ordering::Relaxed);
             (check ^ data == key && data != 0).then_some(data)
         })
     }
@@ -72,16 +71,15 @@ impl Table {
     pub fn put(&self, key: u64, data: u64, depth: u8) {
         let data = (data & !DEPTH_MASK) | (u64::from(depth) << 56);
         let first = self.slot(key) & !1;
-        let deep = &self.data[first];
-        let held = deep.load(Ordering::Relaxed);
-        let held_key = self.check[first].load(Ordering::Relaxed) ^ held;
+        let held = self.words[2 * first + 1].load(Ordering::Relaxed);
+        let held_key = self.words[2 * first].load(Ordering::Relaxed) ^ held;
         let i = if held == 0 || held_key == key || (held >> 56) as u8 <= depth {
             first
         } else {
             first + 1
         };
-        self.data[i].store(data, Ordering::Relaxed);
-        self.check[i].store(key ^ data, Ordering::Relaxed);
+        self.words[2 * i + 1].store(data, Ordering::Relaxed);
+        self.words[2 * i].store(key ^ data, Ordering::Relaxed);
     }
 }
 

@@ -115,6 +115,22 @@ impl Bounds {
     }
 }
 
+/// Table size (log2 of slots) for a helpmate: in proportion to the work,
+/// estimated from both sides' mobility in the diagram. Fitted on corpus
+/// problems (h#3 with 16 and 55 moves, h#4 with 30): the tree grows as
+/// (moves of both sides)^(moves), the proof visits about that to the power
+/// 0.85, and a slot per two to four nodes is plenty. A big table costs
+/// its zeroing and cache misses, a small one lost transpositions.
+fn help_table_log2(pos: &Chess, plies: u32) -> u32 {
+    let ours = pos.legal_moves().len().max(2) as f64;
+    let theirs = pos
+        .clone()
+        .swap_turn()
+        .map_or(ours, |p| p.legal_moves().len().max(2) as f64);
+    let tree_log2 = f64::from(plies) / 2.0 * (ours * theirs).log2();
+    (0.85 * tree_log2 - 3.0).clamp(16.0, 30.0) as u32
+}
+
 /// Mixes the plies left into a position's key for helpmate entries, so the
 /// same position at another depth is another entry.
 fn help_key(hash: u64, left: u8) -> u64 {
@@ -258,7 +274,7 @@ impl Solver {
             }
             Stipulation::Help { plies } => {
                 need(stipulation.side_to_move())?;
-                self.resize(13 + plies.min(18));
+                self.resize(help_table_log2(pos, plies));
                 Ok(self.help(pos, plies))
             }
             other => Err(SolveError::NotMate(other)),
