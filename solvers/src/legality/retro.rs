@@ -13,7 +13,8 @@
 //!   back to a distinct original unit (promotions, caged pieces, bishops on
 //!   the wrong colour, kings that cannot have got in);
 //! - [`parity`]: move counts fixed modulo 2;
-//! - [`lastmove`]: some retraction must lead to a possible position.
+//! - [`lastmove`]: some retraction must lead to a possible position;
+//! - [`deep`]: some chain of retractions must stay possible for a few moves.
 //!
 //! Every analysis is sound: it reports a flaw only when no game can reach
 //! the diagram; when unsure it says nothing.
@@ -21,6 +22,7 @@
 pub mod cage;
 pub mod checks;
 pub mod crossing;
+pub mod deep;
 pub mod facts;
 pub mod lastmove;
 pub mod origins;
@@ -143,6 +145,38 @@ pub fn static_flaws(setup: &Setup) -> Vec<Reason> {
     out
 }
 
+/// Whether [`static_flaws`] finds anything, stopping at the first flaw
+/// (for searches that only need the verdict).
+pub fn has_static_flaw(setup: &Setup) -> bool {
+    let infos = pawn_infos(setup);
+    if infos.iter().flatten().any(|info| captures(info).is_some()) {
+        return true;
+    }
+    for (own, enemy) in [(&infos[0], &infos[1]), (&infos[1], &infos[0])] {
+        if let Some(own) = own {
+            if promotion_captures(setup, own, enemy.as_ref()).is_some() {
+                return true;
+            }
+        }
+    }
+    if checks::check(setup).is_some() || crossing::check(setup, &infos).is_some() {
+        return true;
+    }
+    let facts = Facts::new(setup, &infos);
+    if cage::check(setup, &facts).is_some() {
+        return true;
+    }
+    for (own, enemy) in [(&infos[0], &infos[1]), (&infos[1], &infos[0])] {
+        if let Some(own) = own {
+            let found = origins::check(&facts, own.color, own, enemy.as_ref());
+            if found.is_some_and(|r| !cheap_promotions_exceeded(setup, &r)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The cheap layer already reports a promotion count that no pawn supply
 /// covers; saying it again in other words helps no judge.
 fn cheap_promotions_exceeded(setup: &Setup, reason: &Reason) -> bool {
@@ -178,6 +212,11 @@ pub fn check(setup: &Setup) -> Outcome {
     if out.reasons.is_empty() {
         out.reasons.extend(lastmove::check(setup));
         out.checked.push("retro: existence of a last move".into());
+    }
+    if out.reasons.is_empty() {
+        out.reasons.extend(deep::check(setup));
+        out.checked
+            .push("retro: retraction chains (a few moves deep) that all die".into());
     }
     out
 }
@@ -228,6 +267,65 @@ mod tests {
                 };
                 pos.play_unchecked(m);
             }
+        }
+    }
+
+    /// Soundness of the deductions about pieces taken at home: games where
+    /// only knights (and the edge pawns) move, preferring captures, so
+    /// queens, bishops and rooks are often taken without having moved.
+    #[test]
+    fn knight_raids_are_never_illegal() {
+        let mut rng = Lcg(11);
+        for game in 0..30 {
+            let mut pos = Chess::default();
+            for ply in 0..50 {
+                let setup = pos.to_setup(EnPassantMode::Legal);
+                let out = check(&setup);
+                let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                assert!(
+                    out.reasons.is_empty(),
+                    "game {game} ply {ply}: {fen}: {:?}",
+                    out.reasons
+                );
+                let moves: Vec<_> = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| {
+                        m.role() == shakmaty::Role::Knight
+                            || (m.role() == shakmaty::Role::Pawn
+                                && matches!(
+                                    m.from().map(|s| s.file()),
+                                    Some(shakmaty::File::A | shakmaty::File::H)
+                                ))
+                    })
+                    .collect();
+                if moves.is_empty() {
+                    break;
+                }
+                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+                let m = if !captures.is_empty() && rng.next(4) > 0 {
+                    *captures[rng.next(captures.len())]
+                } else {
+                    moves[rng.next(moves.len())]
+                };
+                pos.play_unchecked(m);
+            }
+        }
+    }
+
+    /// leg061 (a castling vampire image) is illegal; its twins are not.
+    #[test]
+    fn leg061_and_its_twins() {
+        let leg061 = "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R w kq - 0 1";
+        let setup = |fen: &str| fen.parse::<Fen>().unwrap().into_setup();
+        assert!(!check(&setup(leg061)).reasons.is_empty());
+        for fen in [
+            "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1BR1 w kq - 0 1",
+            "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R b kq - 0 1",
+            "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R w - - 0 1",
+        ] {
+            let out = check(&setup(fen));
+            assert!(out.reasons.is_empty(), "{fen}: {:?}", out.reasons);
         }
     }
 

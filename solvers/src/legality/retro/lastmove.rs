@@ -260,13 +260,13 @@ pub fn retractions(setup: &Setup) -> Vec<Retraction> {
     out
 }
 
-fn is_initial(setup: &Setup) -> bool {
+pub(super) fn is_initial(setup: &Setup) -> bool {
     setup.turn == Color::White && setup.board == Board::new()
 }
 
 /// Whether the position before a retraction passes every static test.
-fn possible(before: &Setup) -> bool {
-    cheap::check(before).is_empty() && super::static_flaws(before).is_empty()
+pub(super) fn possible(before: &Setup) -> bool {
+    cheap::check(before).is_empty() && !super::has_static_flaw(before)
 }
 
 /// Positions judged in the search two moves deep; beyond it, say nothing.

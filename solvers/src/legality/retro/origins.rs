@@ -95,6 +95,51 @@ fn piece_left(facts: &Facts, color: Color, role: Role, home: Square) -> Left {
     }
 }
 
+/// Every square a pawn starting on `start` can have stood on with at most
+/// `spare` captures: straight ahead through squares not occupied all game,
+/// and diagonally ahead (a capture) onto squares whose unit never moved
+/// (that unit was never taken); no move from its last rank (it promoted).
+fn capturing_pawn_reach(facts: &Facts, color: Color, start: Square, spare: u32) -> Bitboard {
+    let up = if color.is_white() { 8 } else { -8 };
+    let blocked = facts.fixed;
+    let mut layer = Bitboard::from_square(start);
+    let mut all = layer;
+    for used in 0..=spare {
+        // Straight advances within this capture count.
+        let mut frontier = layer;
+        while frontier.any() {
+            let mut next = Bitboard::EMPTY;
+            for sq in frontier {
+                if let Some(to) = sq.offset(up) {
+                    next.add(to);
+                }
+            }
+            next &= !blocked & !layer;
+            layer |= next;
+            frontier = next;
+        }
+        all |= layer;
+        if used == spare {
+            break;
+        }
+        let mut captured = Bitboard::EMPTY;
+        for sq in layer {
+            if Bitboard::BACKRANKS.contains(sq) {
+                continue;
+            }
+            for df in [-1, 1] {
+                if let Some(to) = sq.offset(up + df) {
+                    if to.file().to_u32().abs_diff(sq.file().to_u32()) == 1 {
+                        captured.add(to);
+                    }
+                }
+            }
+        }
+        layer = captured & !blocked;
+    }
+    all
+}
+
 /// `spare`: captures this side's missing pawns can still make.
 fn pawn_left(facts: &Facts, color: Color, file: u32, spare: u32) -> Left {
     let start = pawns::start_square(color, file);
@@ -122,16 +167,11 @@ fn pawn_left(facts: &Facts, color: Color, file: u32, spare: u32) -> Left {
         let promo = r.iter().map(|&bb| bb & last).collect();
         (r, promo)
     } else {
-        let files = (file.saturating_sub(spare)..=(file + spare).min(7))
-            .fold(Bitboard::EMPTY, |acc, f| {
-                acc | Bitboard::from_file(File::new(f))
-            });
-        (
-            vec![Bitboard::FULL; facts.phases()],
-            vec![last & files; facts.phases()],
-        )
+        let r = capturing_pawn_reach(facts, color, start, spare);
+        (vec![r; facts.phases()], vec![r & last; facts.phases()])
     };
-    let promoted = if fixed_at.is_some() {
+    let promoted = if fixed_at.is_some() || promo.iter().all(|bb| bb.is_empty()) {
+        // No promotion square in any phase: it can never be a piece.
         Vec::new()
     } else {
         PROMOTED
@@ -424,6 +464,25 @@ mod tests {
         );
         // Without the g7 pawn the bishop comes in through g7.
         assert!(flaws("4k1b1/5p2/6p1/8/8/8/8/4K3 b - - 0 1").is_empty());
+    }
+
+    #[test]
+    fn missing_pawn_with_spare_captures_reaches_only_nearby_files() {
+        // b3 and c3 (a2xb3, d2xc3) took black units: only knights can have
+        // got there (the queen and f8 bishop are shut in, the h-pawn with its
+        // one spare capture reaches the g- and h-files only), but one knight
+        // is on b1.
+        let fen = "r1b1k2r/ppppppp1/7B/8/1N6/1PP5/NPP1PPPP/Kn1R1B1R w kq - 0 1";
+        assert_eq!(flaws(fen), vec![Flaw::UnreachableSquare]);
+        // leg061 and its twins pass these tests.
+        for fen in [
+            "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R w kq - 0 1",
+            "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1BR1 w kq - 0 1",
+            "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R b kq - 0 1",
+            "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R w - - 0 1",
+        ] {
+            assert!(flaws(fen).is_empty(), "{fen}");
+        }
     }
 
     #[test]

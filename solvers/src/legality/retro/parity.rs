@@ -116,6 +116,10 @@ fn piece_moves(facts: &Facts, color: Color) -> Option<u32> {
         }
         regions[role as usize] |= region;
         let here = region & board.by_piece(role.of(color));
+        // Shut in at home and not there: taken at home, having never moved.
+        if here.is_empty() && region == Bitboard::from_square(home) {
+            continue;
+        }
         total += side_of(mover, region, home, here.single_square()?)?;
     }
     let knights = board.by_piece(color.knight());
@@ -159,6 +163,8 @@ fn diagonal(color: Color, from: u32, to: u32, steps: u32) -> Vec<Square> {
 /// of start files (bit mask) the lost pawns can have had.
 struct Lost {
     knights: u32,
+    /// Home squares of lost pieces that never left them (taken at home).
+    caged: Vec<Square>,
     pawn_files: Vec<u8>,
     /// Captures `color` made in all (the enemy's losses).
     budget: u32,
@@ -172,17 +178,47 @@ const ORIGINAL: [(Role, u32); 4] = [
     (Role::Knight, 2),
 ];
 
+/// `color`'s pieces (knights and king aside) not on their home square that
+/// can never have left it: they were taken there without ever moving.
+fn caged_lost(facts: &Facts, color: Color) -> Vec<(Role, Square)> {
+    homes(color)
+        .into_iter()
+        .filter(|&(role, home)| {
+            let mover = match role {
+                Role::Queen => Mover::Queen,
+                Role::Rook => Mover::Rook,
+                Role::Bishop => Mover::Bishop,
+                _ => return false,
+            };
+            if facts.board.piece_at(home) == Some(role.of(color)) {
+                return false;
+            }
+            let region = reach::before(
+                &reach::by_phase(facts, mover, Bitboard::from_square(home), &|_| {
+                    Bitboard::EMPTY
+                }),
+                None,
+            );
+            region == Bitboard::from_square(home)
+        })
+        .collect()
+}
+
 fn lost_units(facts: &Facts, info: &PawnInfo) -> Option<Lost> {
     let color = info.color;
     let board = &facts.board;
+    let caged = caged_lost(facts, color);
     for (role, n) in ORIGINAL {
         let here = (board.by_piece(role.of(color))).count() as u32;
+        let at_home = caged.iter().filter(|(r, _)| *r == role).count() as u32;
         // More than the original count means a promotion; fewer, a lost
-        // piece whose move count is unknown (knights aside).
-        if here > n || (here < n && role != Role::Knight) {
+        // piece whose move count is unknown (knights, and pieces taken at
+        // home without ever moving, aside).
+        if here + at_home > n || (here + at_home < n && role != Role::Knight) {
             return None;
         }
     }
+    let caged: Vec<Square> = caged.into_iter().map(|(_, home)| home).collect();
     let knights = 2 - board.by_piece(color.knight()).count() as u32;
     let n = info.squares.len() as u32;
     let mut pawn_files = Vec::new();
@@ -199,6 +235,7 @@ fn lost_units(facts: &Facts, info: &PawnInfo) -> Option<Lost> {
     }
     Some(Lost {
         knights,
+        caged,
         pawn_files,
         budget: info.budget,
     })
@@ -331,7 +368,7 @@ fn total_parities(setup: &Setup, facts: &Facts, infos: [&PawnInfo; 2]) -> Option
     // on the board account for entirely.
     for (a, b) in [(0, 1), (1, 0)] {
         let victims_a = &forced[b];
-        if victims_a.len() as u32 != losts[b].budget {
+        if (victims_a.len() + losts[a].caged.len()) as u32 != losts[b].budget {
             continue;
         }
         let mut out = Vec::new();
@@ -339,7 +376,7 @@ fn total_parities(setup: &Setup, facts: &Facts, infos: [&PawnInfo; 2]) -> Option
             let mut victims_b = forced[a].clone();
             victims_b.extend(extra);
             let needed = losts[a].budget;
-            match (victims_b.len() as u32).cmp(&needed) {
+            match ((victims_b.len() + losts[b].caged.len()) as u32).cmp(&needed) {
                 // More captures than the enemy lost units: impossible.
                 std::cmp::Ordering::Greater => continue,
                 std::cmp::Ordering::Less => return None,
@@ -487,6 +524,19 @@ mod tests {
         assert!(parity(fen).is_none());
         let r = parity(&fen.replace(" b ", " w "));
         assert_eq!(r.map(|r| r.flaw), Some(Flaw::Parity));
+    }
+
+    #[test]
+    fn pieces_taken_at_home_made_no_move() {
+        // The black queen and f8 bishop, and the white queen, are shut in at
+        // home and missing: taken there without ever moving. a2xb3 took a
+        // black knight. White made an odd number of moves, Black an even one.
+        let fen = "r1b1k2r/pppppppp/8/8/1N6/1Pn5/NPPPPPPP/R1B1KB1R w Qkq - 0 1";
+        let r = parity(fen);
+        assert_eq!(r.map(|r| r.flaw), Some(Flaw::Parity));
+        assert!(parity(&fen.replace(" w ", " b ")).is_none());
+        // With the d7 pawn gone the black queen can have left: no verdict.
+        assert!(parity("r1b1k2r/ppp1pppp/8/8/1N6/1Pn5/NPPPPPPP/R1B1KB1R w Qkq - 0 1").is_none());
     }
 
     #[test]

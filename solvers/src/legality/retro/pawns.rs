@@ -71,6 +71,32 @@ fn file_cost(color: Color, sq: Square, file: u32, unmoved: Bitboard) -> Option<u
 /// Analyses `color`'s pawns; `None` when the pawns are too odd to reason
 /// about (more than eight, or on a back rank: the cheap layer says so).
 pub fn analyse(board: &Board, color: Color) -> Option<PawnInfo> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    type Key = (bool, u64, u32);
+    thread_local! {
+        // The analysis depends only on the pawns and the enemy's unit
+        // count; searches meet the same structures again and again.
+        static CACHE: RefCell<HashMap<Key, Option<PawnInfo>>> = RefCell::new(HashMap::new());
+    }
+    let pawns = board.pawns() & board.by_color(color);
+    let lost = 16u32.saturating_sub(board.by_color(!color).count() as u32);
+    let key = (color.is_white(), u64::from(pawns), lost);
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let info = analyse_uncached(board, color);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 4096 {
+            c.clear();
+        }
+        c.insert(key, info.clone());
+    });
+    info
+}
+
+fn analyse_uncached(board: &Board, color: Color) -> Option<PawnInfo> {
     let pawns = board.pawns() & board.by_color(color);
     if pawns.count() > 8 || (pawns & Bitboard::BACKRANKS).any() {
         return None;
@@ -164,13 +190,15 @@ pub fn min_with_promotions(info: &PawnInfo, blocked: u8, promotions: u32) -> Opt
         .iter()
         .enumerate()
         .filter_map(|(mask, cost)| {
-            let free: Vec<u32> = (0..8)
-                .filter(|g| mask & (1 << g) == 0)
-                .map(|g| u32::from(blocked & (1 << g) != 0))
-                .collect();
-            let mut free = free;
-            free.sort_unstable();
-            let needed = free.get(..promotions as usize)?.iter().sum::<u32>();
+            // The promoting pawns come from the free files, unblocked
+            // ones first.
+            let free = !(mask as u8);
+            let free_all = free.count_ones();
+            let free_open = (free & !blocked).count_ones();
+            if promotions > free_all {
+                return None;
+            }
+            let needed = promotions.saturating_sub(free_open);
             Some((*cost)? + needed)
         })
         .min()

@@ -1,0 +1,208 @@
+//! A deeper retraction search: every chain of retractions from the diagram
+//! must end, within a few plies, in a position that fails the static tests
+//! (the cheap layer, [`super::static_flaws`] and [`super::parity`]).
+//!
+//! The search goes back ply by ply (iterative deepening); a position is
+//! dead when it fails the static tests or when every retraction from it
+//! leads to a dead position. Dead positions are remembered (being dead is
+//! a fact, whatever the depth). A flaw is reported only when the diagram
+//! itself is proven dead; when a depth or work limit is reached, or the
+//! initial array (or a position with an en-passant square, whose last move
+//! is fixed) is met, nothing is said.
+
+use std::collections::{HashMap, HashSet};
+
+use shakmaty::{Color, Setup};
+
+use super::facts::Facts;
+use super::lastmove::{is_initial, retractions};
+use super::{parity, pawn_infos};
+use crate::legality::{Flaw, Reason};
+
+/// Whether a position passes the static tests and the parity test.
+fn possible(setup: &Setup) -> bool {
+    if !crate::legality::cheap::check(setup).is_empty() || super::has_static_flaw(setup) {
+        return false;
+    }
+    let infos = pawn_infos(setup);
+    match &infos {
+        [Some(white), Some(black)] => {
+            let facts = Facts::new(setup, &infos);
+            parity::check(setup, &facts, white, black).is_none()
+        }
+        _ => true,
+    }
+}
+
+/// Deepest search, in plies (retractions).
+pub const MAX_PLIES: usize = 10;
+/// Positions judged by the static tests before giving up.
+pub const MAX_WORK: usize = 200_000;
+
+struct Search {
+    dead: HashSet<Setup>,
+    /// Positions not proven dead with this many plies left.
+    failed: HashMap<Setup, usize>,
+    possible: HashMap<Setup, bool>,
+    work: usize,
+}
+
+impl Search {
+    fn possible(&mut self, setup: &Setup) -> Option<bool> {
+        if let Some(&p) = self.possible.get(setup) {
+            return Some(p);
+        }
+        self.work = self.work.checked_sub(1)?;
+        let p = possible(setup);
+        self.possible.insert(setup.clone(), p);
+        Some(p)
+    }
+
+    /// Whether every chain of retractions from `setup` (a position that
+    /// passes the static tests) dies within `plies`. `Some(false)`: not
+    /// proven; `None`: the work limit ran out.
+    fn dead(&mut self, setup: &Setup, plies: usize) -> Option<bool> {
+        if self.dead.contains(setup) {
+            return Some(true);
+        }
+        if plies == 0 || setup.ep_square.is_some() || is_initial(setup) {
+            return Some(false);
+        }
+        if self.failed.get(setup).is_some_and(|&p| p >= plies) {
+            return Some(false);
+        }
+        for r in retractions(setup) {
+            if self.possible(&r.before)? && !self.dead(&r.before, plies - 1)? {
+                let slot = self.failed.entry(setup.clone()).or_insert(0);
+                *slot = (*slot).max(plies);
+                return Some(false);
+            }
+        }
+        self.dead.insert(setup.clone());
+        Some(true)
+    }
+}
+
+/// `NoLastMove` when every chain of retractions from the diagram dies
+/// within [`MAX_PLIES`] plies (and [`MAX_WORK`] static judgements).
+pub fn check(setup: &Setup) -> Option<Reason> {
+    check_with(setup, MAX_PLIES, MAX_WORK).map(|plies| {
+        let mover = !setup.turn;
+        let name = if mover == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
+        let detail = format!(
+            "{name} moved last, but every sequence of retractions from the diagram reaches, \
+             within {plies} plies, only positions that are impossible (material, pawn \
+             structure, units traced to original ones, checks, move-count parity): no game \
+             leads here"
+        );
+        Reason::new(Flaw::NoLastMove, Some(mover), detail)
+    })
+}
+
+/// The number of plies within which every retraction chain dies, if found.
+pub fn check_with(setup: &Setup, max_plies: usize, max_work: usize) -> Option<usize> {
+    if setup.ep_square.is_some() || is_initial(setup) {
+        return None;
+    }
+    let mut search = Search {
+        dead: HashSet::new(),
+        failed: HashMap::new(),
+        possible: HashMap::new(),
+        work: max_work,
+    };
+    for plies in 1..=max_plies {
+        if search.dead(setup, plies)? {
+            return Some(plies);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    fn setup(fen: &str) -> Setup {
+        fen.parse::<Fen>().unwrap().into_setup()
+    }
+
+    const LEG061: &str = "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R w kq - 0 1";
+
+    /// The castling vampire image: every retraction chain dies within nine
+    /// plies (some 160k static judgements).
+    #[test]
+    fn leg061_dies_within_nine_plies() {
+        assert_eq!(check_with(&setup(LEG061), MAX_PLIES, MAX_WORK), Some(9));
+        assert_eq!(
+            check(&setup(LEG061)).map(|r| r.flaw),
+            Some(Flaw::NoLastMove)
+        );
+    }
+
+    /// Its legal twins never die, under the real limits.
+    #[test]
+    fn leg061_twins_do_not_die() {
+        for fen in [
+            "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1BR1 w kq - 0 1",
+            "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R b kq - 0 1",
+            "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R w - - 0 1",
+        ] {
+            assert!(check(&setup(fen)).is_none(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn initial_array_is_left_alone() {
+        assert_eq!(
+            check_with(
+                &setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+                4,
+                1000
+            ),
+            None
+        );
+    }
+
+    /// Soundness: positions from random games never die.
+    #[test]
+    fn random_game_positions_never_die() {
+        use shakmaty::{Chess, EnPassantMode, Position};
+        let mut seed = 29u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % n.max(1)
+        };
+        for game in 0..6 {
+            let mut pos = Chess::default();
+            for ply in 0..50 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+                let m = if !captures.is_empty() && next(2) == 0 {
+                    *captures[next(captures.len())]
+                } else {
+                    moves[next(moves.len())]
+                };
+                pos.play_unchecked(m);
+                if ply % 5 == 4 {
+                    let s = pos.to_setup(EnPassantMode::Legal);
+                    let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                    assert_eq!(
+                        check_with(&s, 4, 1500),
+                        None,
+                        "game {game} ply {ply}: {fen}"
+                    );
+                }
+            }
+        }
+    }
+}
