@@ -221,16 +221,15 @@ pub fn check(setup: &Setup) -> Outcome {
     out
 }
 
+/// Support for the random-game soundness tests of every retro module.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use shakmaty::{fen::Fen, Chess, EnPassantMode, Position};
-
+pub(crate) mod testing {
     /// A tiny deterministic generator, enough to pick moves.
-    struct Lcg(u64);
+    pub(crate) struct Lcg(pub(crate) u64);
 
     impl Lcg {
-        fn next(&mut self, n: usize) -> usize {
+        /// A number below `n` (0 when `n` is 0).
+        pub(crate) fn next(&mut self, n: usize) -> usize {
             self.0 = self
                 .0
                 .wrapping_mul(6364136223846793005)
@@ -238,6 +237,14 @@ mod tests {
             ((self.0 >> 33) as usize) % n.max(1)
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{fen::Fen, Chess, EnPassantMode, Position};
+
+    use super::testing::Lcg;
 
     /// Soundness: no position reached in a real game may be called illegal.
     #[test]

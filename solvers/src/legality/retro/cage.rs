@@ -142,13 +142,8 @@ mod tests {
     #[test]
     fn random_games_have_no_contact_cage() {
         use shakmaty::{Chess, EnPassantMode, Position};
-        let mut seed = 3u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) as usize) % n.max(1)
-        };
+        let mut rng = crate::legality::retro::testing::Lcg(3);
+        let mut next = |n: usize| rng.next(n);
         for game in 0..200 {
             let mut pos = Chess::default();
             for ply in 0..150 {

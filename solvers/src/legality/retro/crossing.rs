@@ -478,13 +478,8 @@ mod tests {
     #[test]
     fn pawn_captures_never_break_the_accounting() {
         use shakmaty::{Chess, EnPassantMode, Position, Role};
-        let mut seed = 11u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) as usize) % n.max(1)
-        };
+        let mut rng = crate::legality::retro::testing::Lcg(11);
+        let mut next = |n: usize| rng.next(n);
         let mut piece_taken = 0;
         for game in 0..GAMES {
             let mut pos = Chess::default();
@@ -525,13 +520,8 @@ mod tests {
     #[test]
     fn pawn_races_never_cross() {
         use shakmaty::{Chess, EnPassantMode, Position, Role};
-        let mut seed = 5u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) as usize) % n.max(1)
-        };
+        let mut rng = crate::legality::retro::testing::Lcg(5);
+        let mut next = |n: usize| rng.next(n);
         let mut promoted = 0;
         for game in 0..GAMES {
             let mut pos = Chess::default();

@@ -172,13 +172,8 @@ mod tests {
     #[test]
     fn random_game_positions_never_die() {
         use shakmaty::{Chess, EnPassantMode, Position};
-        let mut seed = 29u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) as usize) % n.max(1)
-        };
+        let mut rng = crate::legality::retro::testing::Lcg(29);
+        let mut next = |n: usize| rng.next(n);
         for game in 0..6 {
             let mut pos = Chess::default();
             for ply in 0..50 {

@@ -395,13 +395,8 @@ mod tests {
     #[test]
     fn random_games_with_checks_have_two_moves_back() {
         use shakmaty::{Chess, EnPassantMode, Position};
-        let mut seed = 17u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) as usize) % n.max(1)
-        };
+        let mut rng = crate::legality::retro::testing::Lcg(17);
+        let mut next = |n: usize| rng.next(n);
         for game in 0..40 {
             let mut pos = Chess::default();
             for ply in 0..120 {

@@ -561,13 +561,8 @@ mod tests {
     #[test]
     fn knight_and_pawn_games_never_break_parity() {
         use shakmaty::{Chess, EnPassantMode, Position};
-        let mut seed = 11u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) as usize) % n.max(1)
-        };
+        let mut rng = crate::legality::retro::testing::Lcg(11);
+        let mut next = |n: usize| rng.next(n);
         let mut decided = 0;
         for game in 0..200 {
             let mut pos = Chess::default();
