@@ -274,6 +274,26 @@ pub fn default_castling_rights(board: &Board) -> Bitboard {
     rights
 }
 
+/// `color`'s units as problem notation writes them (`Kc1`, `Qd1`, …, `Sb3`
+/// for knights, `Pe2`), kings first and pawns last: the order of Popeye's
+/// `pieces` line and yacpdb's `algebraic` lists.
+pub(crate) fn piece_list(board: &Board, color: Color) -> Vec<String> {
+    let mut pieces = Vec::new();
+    for (role, letter) in [
+        (Role::King, 'K'),
+        (Role::Queen, 'Q'),
+        (Role::Rook, 'R'),
+        (Role::Bishop, 'B'),
+        (Role::Knight, 'S'),
+        (Role::Pawn, 'P'),
+    ] {
+        for square in board.by_color(color) & board.by_role(role) {
+            pieces.push(format!("{letter}{square}"));
+        }
+    }
+    pieces
+}
+
 /// A `Setup` for `board` with the given side to move and no castling or
 /// en-passant information.
 pub fn bare_setup(board: Board, turn: Color) -> Setup {

@@ -1341,23 +1341,12 @@ fn popeye_stipulation(stipulation: Stipulation) -> String {
     }
 }
 
-fn popeye_letter(role: Role) -> char {
-    match role {
-        Role::King => 'K',
-        Role::Queen => 'Q',
-        Role::Rook => 'R',
-        Role::Bishop => 'B',
-        Role::Knight => 'S',
-        Role::Pawn => 'P',
-    }
-}
-
 /// `white Kc1 Qd1 black Ka1`: kings first, then queens… pawns.
 fn pieces_line(board: &Board) -> String {
     let mut line = String::from("pieces");
     for color in Color::ALL {
-        let mine = board.by_color(color);
-        if mine.is_empty() {
+        let pieces = super::piece_list(board, color);
+        if pieces.is_empty() {
             continue;
         }
         line.push_str(if color == Color::White {
@@ -1365,17 +1354,9 @@ fn pieces_line(board: &Board) -> String {
         } else {
             " black"
         });
-        for role in [
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ] {
-            for square in mine & board.by_role(role) {
-                line.push_str(&format!(" {}{square}", popeye_letter(role)));
-            }
+        for piece in pieces {
+            line.push(' ');
+            line.push_str(&piece);
         }
     }
     line

@@ -959,32 +959,13 @@ fn yaml_message(error: &yaml_serde::Error) -> String {
 
 // --------------------------------------------------------------- writer ----
 
-fn yaml_letter(role: Role) -> char {
-    match role {
-        Role::King => 'K',
-        Role::Queen => 'Q',
-        Role::Rook => 'R',
-        Role::Bishop => 'B',
-        Role::Knight => 'S',
-        Role::Pawn => 'P',
-    }
-}
-
 fn side_list(board: &Board, color: shakmaty::Color) -> Value {
-    let mut pieces = Vec::new();
-    for role in [
-        Role::King,
-        Role::Queen,
-        Role::Rook,
-        Role::Bishop,
-        Role::Knight,
-        Role::Pawn,
-    ] {
-        for square in board.by_color(color) & board.by_role(role) {
-            pieces.push(Value::String(format!("{}{square}", yaml_letter(role))));
-        }
-    }
-    Value::Sequence(pieces)
+    Value::Sequence(
+        super::piece_list(board, color)
+            .into_iter()
+            .map(Value::String)
+            .collect(),
+    )
 }
 
 /// Writes a problem as a yacpdb-style YAML entry that [`parse`] reads back to
