@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// Splits one CSV line; fields may be quoted ("a, b" and "" for a quote).
 pub fn split_csv(line: &str) -> Vec<String> {
@@ -43,4 +45,30 @@ pub fn data(name: &str) -> String {
 fn csv_splitter_handles_quotes() {
     assert_eq!(split_csv(r#"a,"b, c",d"#), vec!["a", "b, c", "d"]);
     assert_eq!(split_csv(r#""say ""hi""",x"#), vec![r#"say "hi""#, "x"]);
+}
+
+/// The complete 3- and 4-piece Syzygy set, obtained by the test setup: from
+/// `COOKD_SYZYGY_DIR` when that names a folder holding it, else downloaded
+/// once (python-chess 1.11.2's source package on PyPI carries it) into the
+/// target folder by `tests/support/fetch_syzygy.py`, checked file by file
+/// against `tests/data/syzygy.sha256`.
+pub fn syzygy_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("COOKD_SYZYGY_DIR") {
+        return dir.into();
+    }
+    let dest = Path::new(env!("CARGO_TARGET_TMPDIR")).join("syzygy-3-4");
+    if !dest.is_dir() {
+        let manifest = env!("CARGO_MANIFEST_DIR");
+        let status = Command::new("python3")
+            .arg(format!("{manifest}/tests/support/fetch_syzygy.py"))
+            .arg(&dest)
+            .arg(format!("{manifest}/tests/data/syzygy.sha256"))
+            .status()
+            .expect("python3 runs tests/support/fetch_syzygy.py");
+        assert!(
+            status.success(),
+            "could not obtain the Syzygy tables (set COOKD_SYZYGY_DIR to a folder holding them)"
+        );
+    }
+    dest
 }
