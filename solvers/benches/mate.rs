@@ -1,9 +1,11 @@
 //! Mate solver against the reference solver's CPU times.
 //!
-//! `cargo bench -p solvers --bench mate [-- all|stretch] [--budget SECONDS] [--threads N]`
+//! `cargo bench -p solvers --bench mate [-- all|stretch|intelligent] [--only ID,ID..] [--budget SECONDS] [--threads N]`
 //!
 //! By default runs every corpus row the reference needs more than 0.1 s for;
-//! `all` runs every row, `stretch` the three problems beyond the reference.
+//! `all` runs every row, `stretch` the three problems beyond the reference,
+//! `intelligent` the helpmates the reference solved only in its intelligent
+//! mode; `--only` picks rows by id.
 //! Prints cookd's time, the reference's, their ratio (ref / cookd: above 1 is
 //! faster than the reference), nodes and whether the result matches.
 //! One thread by default, as the reference's figures are single-threaded.
@@ -24,6 +26,8 @@ fn main() {
         "all"
     } else if args.iter().any(|a| a == "stretch") {
         "stretch"
+    } else if args.iter().any(|a| a == "intelligent") {
+        "intelligent"
     } else {
         "slow"
     };
@@ -33,6 +37,11 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok())
         .map_or(Duration::from_secs(60), Duration::from_secs_f64);
+    let only: Option<Vec<String>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.split(',').map(String::from).collect());
     let threads = args
         .iter()
         .position(|a| a == "--threads")
@@ -66,7 +75,13 @@ fn main() {
     for line in lines {
         let row = split_csv(line);
         let ref_s: f64 = row[ref_col].parse().unwrap_or(f64::NAN);
-        if mode == "slow" && (ref_s.is_nan() || ref_s <= 0.1) {
+        if let Some(only) = &only {
+            if !only.contains(&row[0]) {
+                continue;
+            }
+        } else if mode == "slow" && (ref_s.is_nan() || ref_s <= 0.1) {
+            continue;
+        } else if mode == "intelligent" && !row[col("notes")].contains("option intelligent") {
             continue;
         }
         let stip: Stipulation = row[col("stipulation")].parse().unwrap();

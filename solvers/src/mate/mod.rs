@@ -18,9 +18,12 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use crate::check::{gives_check, CheckInfo};
+use picture::{Pictures, Units};
 use crate::search::{payload, Table};
 use crate::stipulation::Stipulation;
 
+mod help_bound;
+mod picture;
 pub mod tree;
 
 /// A first move that forces the goal, and in how many moves.
@@ -161,6 +164,11 @@ pub struct Solver {
     /// tried first next time (killer heuristic).
     killer_attack: Vec<Option<Move>>,
     parallelism: Parallelism,
+    /// The helpmate's mate pictures, when there are few enough to filter.
+    pictures: Option<Arc<Pictures>>,
+    /// Per plies left: the pictures still reachable at the node being
+    /// searched at that depth (reused buffers).
+    alive: Vec<Vec<u32>>,
 }
 
 /// How the threads of the current rayon pool share one problem.
@@ -210,6 +218,8 @@ impl Solver {
             out_of_time: false,
             killer_attack: vec![None; 256],
             parallelism: Parallelism::default(),
+            pictures: None,
+            alive: Vec::new(),
         }
     }
 
@@ -227,6 +237,7 @@ impl Solver {
         let mut helper = Solver::around(Arc::clone(&self.shared)).hash_mb(self.hash_mb);
         helper.killer_attack.clone_from(&self.killer_attack);
         helper.parallelism = self.parallelism;
+        helper.pictures.clone_from(&self.pictures);
         helper
     }
 
@@ -628,13 +639,31 @@ impl Solver {
     fn help(&mut self, pos: &Chess, plies: u32) -> Result<Found, Unfinished> {
         let plies = plies.min(u32::from(u8::MAX)) as u8;
         let first = pos.legal_moves();
+        let units = match Pictures::enumerate(pos, plies) {
+            Some((pictures, units)) => {
+                self.pictures = Some(Arc::new(pictures));
+                Some(units)
+            }
+            None => {
+                self.pictures = None;
+                None
+            }
+        };
         let (per_move, stopped) = self.split(&first, |solver, m| {
             let mut next = pos.clone();
             next.play_unchecked(*m);
+            let next_units = units.clone().map(|mut u| {
+                u.play(pos.turn(), m);
+                u
+            });
             let mut path = vec![*m];
             let mut lines = Vec::new();
             for length in (1..=plies).rev().step_by(2) {
-                solver.help_lines(&next, length - 1, &mut path, &mut lines);
+                let node = Node {
+                    units: next_units.as_ref(),
+                    alive: None,
+                };
+                solver.help_lines(&next, length - 1, node, &mut path, &mut lines);
             }
             (lines, !solver.out_of_time)
         });
@@ -657,6 +686,7 @@ impl Solver {
         &mut self,
         pos: &Chess,
         left: u8,
+        node: Node<'_>,
         path: &mut Vec<Move>,
         lines: &mut Vec<Vec<Move>>,
     ) -> bool {
@@ -668,6 +698,10 @@ impl Solver {
             return mated;
         }
         if self.tick() || pos.has_insufficient_material(Color::White) {
+            return false;
+        }
+        let pictures = self.pictures.clone().zip(node.units);
+        if pictures.is_none() && !help_bound::may_mate(pos, left) {
             return false;
         }
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
@@ -682,22 +716,58 @@ impl Solver {
                 moves.retain(|m| gives_check(pos, &info, m));
             }
         }
+        let mut alive = Vec::new();
+        if let Some((pictures, units)) = &pictures {
+            if self.alive.len() <= usize::from(left) {
+                self.alive.resize_with(usize::from(left) + 1, Vec::new);
+            }
+            alive = std::mem::take(&mut self.alive[usize::from(left)]);
+            pictures.filter(pos, units, left, node.alive, &mut alive);
+            if alive.is_empty() {
+                self.alive[usize::from(left)] = alive;
+                return false;
+            }
+        }
         let mut any = false;
         for m in &moves {
             let mut next = pos.clone();
             next.play_unchecked(*m);
+            let next_units = pictures.as_ref().map(|(_, units)| {
+                let mut u = (*units).clone();
+                u.play(pos.turn(), m);
+                u
+            });
+            let child = Node {
+                units: next_units.as_ref(),
+                alive: pictures.as_ref().map(|_| alive.as_slice()),
+            };
             path.push(*m);
-            any |= self.help_lines(&next, left - 1, path, lines);
+            any |= self.help_lines(&next, left - 1, child, path, lines);
             path.pop();
             if self.out_of_time {
-                return any;
+                break;
             }
+        }
+        if pictures.is_some() {
+            self.alive[usize::from(left)] = alive;
+        }
+        if self.out_of_time {
+            return any;
         }
         if !any {
             self.shared.table.put(help_key(hash, left), 1, left);
         }
         any
     }
+}
+
+/// What a helpmate node inherits from its parent for the picture test.
+#[derive(Debug, Clone, Copy)]
+struct Node<'a> {
+    /// The diagram's units where they stand now (with pictures only).
+    units: Option<&'a Units>,
+    /// The parent's reachable pictures; `None` at the first level.
+    alive: Option<&'a [u32]>,
 }
 
 /// Moves `first` to the front of `moves` when it is among them.

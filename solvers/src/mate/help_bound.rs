@@ -1,0 +1,506 @@
+//! An admissible move-count test for helpmates: can White still mate Black
+//! within the moves both sides have left?
+//!
+//! The final position needs a square `K'` for the Black king within its
+//! reach, a White unit attacking `K'` (the check), and every flight square
+//! of `K'` either occupied by a Black unit (a block) or attacked by White.
+//! Distances are measured on an empty board (a real board only lengthens
+//! paths and shortens lines), per unit, with promotions, so each is a lower
+//! bound on the moves that unit needs. On top of the per-square test, the
+//! number of squares White must cover is compared with what the White units
+//! can cover at all from one square each (a king covers at most three
+//! squares round another king, a knight two), and the units that must take
+//! part pay their moves together. When no `K'` passes, the node has no
+//! solution and is pruned: the test only ever rejects positions from which
+//! no helpmate of that length exists, so no solution is lost.
+
+use std::sync::OnceLock;
+
+use shakmaty::{attacks, Bitboard, Chess, Color, Piece, Position, Role, Square};
+
+/// Marks a square a unit can never reach or attack.
+pub(super) const FAR: u8 = u8::MAX;
+
+/// White units beyond this many make the subset enumeration too dear; the
+/// per-square test alone is used then.
+const MAX_SUBSET_UNITS: usize = 8;
+
+/// Empty-board distance tables, built once.
+pub(super) struct Tables {
+    /// `[color][role][from][to]`: moves for a unit to stand on `to`
+    /// (in any role it can promote to).
+    reach: Vec<u8>,
+    /// `[color][role][from][target]`: moves for a unit to stand where it
+    /// attacks `target`.
+    attack: Vec<u8>,
+    /// `[color][role][from][target]`: moves for a unit to attack `target`
+    /// with its last move landing on the attacking square (at least one
+    /// move): a mating knight or pawn must make the checking move itself.
+    check: Vec<u8>,
+    /// `[color][role][king]`: the most squares of `king` and its
+    /// neighbourhood one unit of that role covers from one square (a king
+    /// only counts neighbours: it never gives check).
+    cover: Vec<u8>,
+    /// `[color][from]`: moves for a pawn to reach its promotion rank.
+    promote: Vec<u8>,
+    /// `[color][role][from][final role][to]`: moves for a unit to stand on
+    /// `to` in the final role (a pawn's promotions).
+    state: Vec<u8>,
+}
+
+fn index(color: Color, role: Role, from: Square, to: Square) -> usize {
+    (((color as usize) * 6 + role as usize - 1) * 64 + from.to_usize()) * 64 + to.to_usize()
+}
+
+fn cover_index(color: Color, role: Role, king: Square) -> usize {
+    ((color as usize) * 6 + role as usize - 1) * 64 + king.to_usize()
+}
+
+/// What a unit in `role` attacks from `sq` on an empty board.
+pub(super) fn empty_attacks(color: Color, role: Role, sq: Square) -> Bitboard {
+    attacks::attacks(sq, Piece { color, role }, Bitboard::EMPTY)
+}
+
+/// One-move successors of a unit on an empty board, promotions included.
+fn successors(color: Color, role: Role, sq: Square) -> Vec<(Role, Square)> {
+    if role != Role::Pawn {
+        return empty_attacks(color, role, sq)
+            .into_iter()
+            .map(|to| (role, to))
+            .collect();
+    }
+    let mut to = attacks::pawn_attacks(color, sq);
+    let step = if color.is_white() { 8 } else { -8 };
+    if let Some(one) = sq.offset(step) {
+        to |= one;
+        if sq.rank() == color.relative_rank(shakmaty::Rank::Second) {
+            if let Some(two) = one.offset(step) {
+                to |= two;
+            }
+        }
+    }
+    let last = color.relative_rank(shakmaty::Rank::Eighth);
+    let mut out = Vec::new();
+    for t in to {
+        if t.rank() == last {
+            for promoted in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+                out.push((promoted, t));
+            }
+        } else {
+            out.push((Role::Pawn, t));
+        }
+    }
+    out
+}
+
+impl Tables {
+    fn build() -> Tables {
+        let mut reach = vec![FAR; 2 * 6 * 64 * 64];
+        let mut attack = vec![FAR; 2 * 6 * 64 * 64];
+        let mut cover = vec![0; 2 * 6 * 64];
+        let mut promote = vec![FAR; 2 * 64];
+        let mut state_dist = Vec::with_capacity(2 * 6 * 64 * 6 * 64);
+        for color in [Color::Black, Color::White] {
+            for role in Role::ALL {
+                for from in Square::ALL {
+                    let dist = bfs(color, role, from);
+                    let at_state = (((color as usize) * 6 + role as usize - 1) * 64
+                        + from.to_usize())
+                        * 6
+                        * 64;
+                    debug_assert_eq!(state_dist.len(), at_state);
+                    state_dist.extend_from_slice(&dist);
+                    for (state, &d) in dist.iter().enumerate() {
+                        if d == FAR {
+                            continue;
+                        }
+                        let r = Role::ALL[state / 64];
+                        let at = Square::new((state % 64) as u32);
+                        let i = index(color, role, from, at);
+                        reach[i] = reach[i].min(d);
+                        for target in empty_attacks(color, r, at) {
+                            let j = index(color, role, from, target);
+                            attack[j] = attack[j].min(d);
+                        }
+                        if role == Role::Pawn && r != Role::Pawn {
+                            let p = (color as usize) * 64 + from.to_usize();
+                            promote[p] = promote[p].min(d);
+                        }
+                    }
+                }
+                for king in Square::ALL {
+                    let zone = attacks::king_attacks(king).with(king);
+                    let best = Square::ALL
+                        .into_iter()
+                        .filter(|&e| e != king && (role != Role::King || e.distance(king) >= 2))
+                        .map(|e| (empty_attacks(color, role, e) & zone).count())
+                        .max()
+                        .unwrap_or(0);
+                    cover[cover_index(color, role, king)] = best as u8;
+                }
+            }
+        }
+        let mut check = vec![FAR; 2 * 6 * 64 * 64];
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for from in Square::ALL {
+                    for (r, s) in successors(color, role, from) {
+                        for target in Square::ALL {
+                            let d = attack[index(color, r, s, target)].saturating_add(1);
+                            let i = index(color, role, from, target);
+                            check[i] = check[i].min(d);
+                        }
+                    }
+                }
+            }
+        }
+        Tables {
+            reach,
+            attack,
+            check,
+            cover,
+            promote,
+            state: state_dist,
+        }
+    }
+
+    /// Moves for a unit to stand on `to` as `final_role`.
+    pub(super) fn state_dist(
+        &self,
+        color: Color,
+        role: Role,
+        from: Square,
+        final_role: Role,
+        to: Square,
+    ) -> u8 {
+        let i = (((color as usize) * 6 + role as usize - 1) * 64 + from.to_usize()) * 6 * 64;
+        self.state[i + (final_role as usize - 1) * 64 + to.to_usize()]
+    }
+
+    pub(super) fn reach(&self, color: Color, role: Role, from: Square, to: Square) -> u8 {
+        self.reach[index(color, role, from, to)]
+    }
+
+    fn attack(&self, color: Color, role: Role, from: Square, target: Square) -> u8 {
+        self.attack[index(color, role, from, target)]
+    }
+
+    /// Moves for a unit to give check on `king` as White's last move:
+    /// a slider may check by discovery without moving, a knight or a pawn
+    /// (unless it may have promoted) must move onto its checking square.
+    fn check_cost(&self, color: Color, u: &Unit, king: Square, moves: u8) -> u8 {
+        match u.role {
+            Role::King => FAR,
+            Role::Bishop | Role::Rook | Role::Queen => self.attack(color, u.role, u.sq, king),
+            Role::Pawn if self.promote[(color as usize) * 64 + u.sq.to_usize()] <= moves => {
+                self.attack(color, u.role, u.sq, king)
+            }
+            Role::Knight | Role::Pawn => self.check[index(color, u.role, u.sq, king)],
+        }
+    }
+
+    /// How many squares of `king`'s zone a unit may cover once it has used
+    /// at most `moves` moves (a pawn may have promoted by then).
+    fn cover(&self, color: Color, role: Role, from: Square, king: Square, moves: u8) -> u8 {
+        let own = self.cover[cover_index(color, role, king)];
+        if role == Role::Pawn && self.promote[(color as usize) * 64 + from.to_usize()] <= moves
+        {
+            [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+                .into_iter()
+                .map(|r| self.cover[cover_index(color, r, king)])
+                .fold(own, u8::max)
+        } else {
+            own
+        }
+    }
+}
+
+/// Shortest move counts from `from` to every (role, square) state, indexed
+/// `(role - 1) * 64 + square`.
+fn bfs(color: Color, role: Role, from: Square) -> Vec<u8> {
+    let mut dist = vec![FAR; 6 * 64];
+    let state = |r: Role, sq: Square| (r as usize - 1) * 64 + sq.to_usize();
+    // A pawn never stands on its first or last rank.
+    if role == Role::Pawn
+        && (from.rank() == color.relative_rank(shakmaty::Rank::First)
+            || from.rank() == color.relative_rank(shakmaty::Rank::Eighth))
+    {
+        return dist;
+    }
+    dist[state(role, from)] = 0;
+    let mut frontier = vec![(role, from)];
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for (r, sq) in frontier {
+            for (r2, to) in successors(color, r, sq) {
+                let s = state(r2, to);
+                if dist[s] == FAR {
+                    dist[s] = d;
+                    next.push((r2, to));
+                }
+            }
+        }
+        frontier = next;
+    }
+    dist
+}
+
+pub(super) fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(Tables::build)
+}
+
+/// One unit on the board.
+#[derive(Debug, Clone, Copy)]
+struct Unit {
+    role: Role,
+    sq: Square,
+}
+
+/// May Black still be helpmated after exactly `left` more plies, the last
+/// one White's? `false` only when no sequence of that length can mate.
+pub(crate) fn may_mate(pos: &Chess, left: u8) -> bool {
+    let board = pos.board();
+    // Castling moves two units at once; the counts below would not hold.
+    if pos.castles().any() {
+        return true;
+    }
+    let Some(black_king) = board.king_of(Color::Black) else {
+        return true;
+    };
+    // The unit lists below hold sixteen units a side (any legal position).
+    if board.white().count() > 16 || board.black().count() > 16 {
+        return true;
+    }
+    let white_moves = left.div_ceil(2);
+    let black_moves = left / 2;
+    let units = |set: Bitboard, out: &mut [Unit; 16]| -> usize {
+        let mut n = 0;
+        for sq in set {
+            if let (Some(role), Some(slot)) = (board.role_at(sq), out.get_mut(n)) {
+                *slot = Unit { role, sq };
+                n += 1;
+            }
+        }
+        n
+    };
+    let none = Unit {
+        role: Role::Pawn,
+        sq: Square::A1,
+    };
+    let (mut white, mut black) = ([none; 16], [none; 16]);
+    let n_white = units(board.by_color(Color::White), &mut white);
+    let n_black = units(board.by_color(Color::Black) & !board.kings(), &mut black);
+    let (white, black) = (&white[..n_white], &black[..n_black]);
+    let t = tables();
+    Square::ALL
+        .into_iter()
+        .filter(|k| k.distance(black_king) <= u32::from(black_moves))
+        .any(|k| {
+            let spare = black_moves - k.distance(black_king) as u8;
+            picture_possible(t, white, black, k, white_moves, spare)
+        })
+}
+
+/// Can the Black king be mated on `king` with `white_moves` White moves and
+/// `spare` Black moves for the other Black units?
+fn picture_possible(
+    t: &Tables,
+    white: &[Unit],
+    black: &[Unit],
+    king: Square,
+    white_moves: u8,
+    spare: u8,
+) -> bool {
+    let w = Color::White;
+    let flights = attacks::king_attacks(king);
+    // Capacity alone, before any distance: the zone's squares that Black
+    // cannot possibly block must be coverable by White's units at all.
+    let capacity: u32 = white
+        .iter()
+        .map(|u| u32::from(t.cover(w, u.role, u.sq, king, white_moves)))
+        .sum();
+    if capacity + (black.len().min(flights.count()) as u32) < 1 + flights.count() as u32 {
+        return false;
+    }
+    if white
+        .iter()
+        .map(|u| t.check_cost(w, u, king, white_moves))
+        .min()
+        .unwrap_or(FAR)
+        > white_moves
+    {
+        return false;
+    }
+    let (mut must_count, mut must_sum) = (0usize, 0u32);
+    let mut optional = [FAR; 8];
+    let mut n_optional = 0;
+    for f in flights {
+        let by_white = white
+            .iter()
+            .map(|u| t.attack(w, u.role, u.sq, f))
+            .min()
+            .unwrap_or(FAR);
+        let by_black = black
+            .iter()
+            .map(|u| t.reach(Color::Black, u.role, u.sq, f))
+            .min()
+            .unwrap_or(FAR);
+        if by_white > white_moves {
+            if by_black > spare {
+                return false;
+            }
+            must_count += 1;
+            must_sum += u32::from(by_black);
+        } else if by_black <= spare {
+            optional[n_optional] = by_black;
+            n_optional += 1;
+        }
+    }
+    if must_count > black.len() || must_sum > u32::from(spare) {
+        return false;
+    }
+    // The most flights Black can block: the cheapest optional ones first.
+    let optional = &mut optional[..n_optional];
+    optional.sort_unstable();
+    let mut blocks = must_count;
+    let mut sum = must_sum;
+    for &c in optional.iter() {
+        if blocks >= black.len() || sum + u32::from(c) > u32::from(spare) {
+            break;
+        }
+        blocks += 1;
+        sum += u32::from(c);
+    }
+    let needed = 1 + flights.count() - blocks;
+    enough_units(t, white, king, white_moves, needed as u8)
+}
+
+/// Is there a set of White units, one of them giving check, that covers
+/// `needed` squares of the king's zone with their moves together within
+/// `white_moves`? Each unit in the set must at least reach a square
+/// attacking part of the zone.
+fn enough_units(t: &Tables, white: &[Unit], king: Square, white_moves: u8, needed: u8) -> bool {
+    if white.len() > MAX_SUBSET_UNITS {
+        return true;
+    }
+    let w = Color::White;
+    let zone = attacks::king_attacks(king);
+    let mut approach = [FAR; MAX_SUBSET_UNITS];
+    let mut check = [FAR; MAX_SUBSET_UNITS];
+    let mut cover = [0u8; MAX_SUBSET_UNITS];
+    for (i, u) in white.iter().enumerate() {
+        let to_flight = zone
+            .into_iter()
+            .map(|f| t.attack(w, u.role, u.sq, f))
+            .min()
+            .unwrap_or(FAR);
+        check[i] = t.check_cost(w, u, king, white_moves);
+        approach[i] = to_flight.min(check[i]);
+        cover[i] = t.cover(w, u.role, u.sq, king, white_moves);
+    }
+    let n = white.len();
+    (1u32..1 << n).any(|set| {
+        let members = || (0..n).filter(move |i| set & (1 << i) != 0);
+        let covered: u32 = members().map(|i| u32::from(cover[i])).sum();
+        if covered < u32::from(needed) {
+            return false;
+        }
+        let base: u32 = members().map(|i| u32::from(approach[i])).sum();
+        members().any(|c| {
+            check[c] != FAR
+                && base - u32::from(approach[c]) + u32::from(check[c]) <= u32::from(white_moves)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{fen::Fen, CastlingMode};
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn distances_on_an_empty_board() {
+        let t = tables();
+        let w = Color::White;
+        assert_eq!(t.reach(w, Role::Knight, Square::A1, Square::B3), 1);
+        assert_eq!(t.reach(w, Role::Knight, Square::A1, Square::H8), 6);
+        assert_eq!(t.reach(w, Role::Bishop, Square::A1, Square::B1), FAR);
+        assert_eq!(t.reach(w, Role::King, Square::C1, Square::G3), 4);
+        // e2-e4-e5-e6-e7-e8=Q.
+        assert_eq!(t.reach(w, Role::Pawn, Square::E2, Square::E8), 5);
+        // ... and the new queen goes on to a1 at once.
+        assert_eq!(t.reach(w, Role::Pawn, Square::E2, Square::A4), 6);
+        assert_eq!(t.reach(Color::Black, Role::Pawn, Square::D7, Square::D5), 1);
+        assert_eq!(t.attack(w, Role::Pawn, Square::D2, Square::E6), 3);
+        assert_eq!(t.attack(w, Role::King, Square::C1, Square::H2), 4);
+        assert_eq!(t.attack(w, Role::Bishop, Square::G2, Square::H1), 0);
+        assert_eq!(t.cover[cover_index(w, Role::King, Square::E4)], 3);
+        assert_eq!(t.cover[cover_index(w, Role::Knight, Square::E4)], 2);
+    }
+
+    #[test]
+    fn mate_positions_pass_at_zero() {
+        // Fool's mate with the colours swapped, and the Maslar final picture.
+        for fen in [
+            "rnbqkbnr/ppppp2p/5p2/6pQ/4P3/2N5/PPPP1PPP/R1B1KBNR b - - 0 3",
+            "8/8/8/8/8/6K1/6B1/6nk b - - 0 1",
+        ] {
+            let pos = position(fen);
+            assert!(pos.is_checkmate(), "{fen}");
+            assert!(may_mate(&pos, 0), "{fen}");
+        }
+    }
+
+    #[test]
+    fn far_kings_are_rejected() {
+        // King and bishop cannot mate a king in the centre, nor reach the
+        // corner picture in one move each.
+        let pos = position("8/8/8/3k4/8/8/5nB1/2K5 b - - 0 1");
+        assert!(!may_mate(&pos, 2));
+        // A lone rook needs its king: two moves each are not enough here.
+        let pos = position("8/8/8/8/3k4/8/8/K6R b - - 0 1");
+        assert!(!may_mate(&pos, 4));
+    }
+
+    /// Every position on the way to a real helpmate passes with the plies
+    /// it still has (the bound never rejects a solution's line).
+    #[test]
+    fn solution_lines_pass_all_along() {
+        let cases = [
+            (
+                "8/8/8/8/8/1k6/5nB1/2K5 b - - 0 1",
+                "b3c3 c1b1 c3d2 g2f1 d2e1 b1c2 f2h3 c2d3 e1f2 d3e4 f2g1 e4f3 g1h1 f3g3 h3g1 f1g2",
+            ),
+            (
+                "8/4p3/5p1k/4p3/4b3/1b1p4/3P1K2/8 b - - 0 1",
+                "e4h7 f2e3 h6g6 e3d3 b3g8 d3e4 g6f7 e4d5 h7f5 d5c6 f7e6 d2d4 g8f7 d4d5",
+            ),
+        ];
+        for (fen, line) in cases {
+            let mut pos = position(fen);
+            let moves: Vec<&str> = line.split(' ').collect();
+            for (i, uci) in moves.iter().enumerate() {
+                let left = (moves.len() - i) as u8;
+                assert!(may_mate(&pos, left), "{fen} before {uci}");
+                let m = uci
+                    .parse::<shakmaty::uci::UciMove>()
+                    .unwrap()
+                    .to_move(&pos)
+                    .unwrap();
+                pos.play_unchecked(m);
+            }
+            assert!(pos.is_checkmate());
+            assert!(may_mate(&pos, 0));
+        }
+    }
+}

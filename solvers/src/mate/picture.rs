@@ -1,0 +1,484 @@
+//! Mate pictures for helpmates, after Popeye's intelligent mode: the final
+//! positions a helpmate may end in, reduced to what makes them mate, each
+//! with the moves its units need to get there.
+//!
+//! A picture is the Black king's final square `K'`, final states (role and
+//! square) of some White units that together attack `K'` and cover every
+//! flight square no Black unit blocks, and the flights Black must block.
+//! Every mate reachable from the diagram contains one of the pictures
+//! enumerated there (its White units, taken in order, each kept when it
+//! covers a square the earlier ones do not), so a position from which no
+//! picture is reachable within the moves left has no solution. Distances
+//! are per unit on an empty board (see [`super::help_bound`]), so the test
+//! is admissible: it never loses a solution.
+
+use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
+
+use super::help_bound::{empty_attacks, tables, Tables, FAR};
+
+/// Above this many pictures the enumeration gives up (and the search goes
+/// on without them): filtering them would cost more than it saves.
+const MAX_PICTURES: usize = 200_000;
+
+/// Units a side may have.
+const MAX_UNITS: usize = 32;
+
+/// White units a picture names at most; further ones only add to its
+/// coverage (dropping a unit's cost keeps the test a lower bound).
+const MAX_NAMED: usize = 6;
+
+/// Every unit of the diagram, followed through the moves by identity.
+#[derive(Debug, Clone)]
+pub(crate) struct Units {
+    /// `(role, square)`, `None` once captured.
+    units: [Option<(Color, Role, Square)>; MAX_UNITS],
+    by_square: [u8; 64],
+}
+
+const NO_UNIT: u8 = u8::MAX;
+
+impl Units {
+    /// `None` with more units than the table holds.
+    pub(crate) fn new(pos: &Chess) -> Option<Units> {
+        let board = pos.board();
+        if board.occupied().count() > MAX_UNITS {
+            return None;
+        }
+        let mut units = Units {
+            units: [None; MAX_UNITS],
+            by_square: [NO_UNIT; 64],
+        };
+        for (i, sq) in board.occupied().into_iter().enumerate() {
+            let piece = board.piece_at(sq)?;
+            units.units[i] = Some((piece.color, piece.role, sq));
+            units.by_square[sq.to_usize()] = i as u8;
+        }
+        Some(units)
+    }
+
+    fn take(&mut self, sq: Square) -> Option<usize> {
+        let id = self.by_square[sq.to_usize()];
+        self.by_square[sq.to_usize()] = NO_UNIT;
+        (id != NO_UNIT).then_some(usize::from(id))
+    }
+
+    fn put(&mut self, id: usize, role: Role, sq: Square) {
+        if let Some((color, _, _)) = self.units[id] {
+            self.units[id] = Some((color, role, sq));
+            self.by_square[sq.to_usize()] = id as u8;
+        }
+    }
+
+    fn capture(&mut self, sq: Square) {
+        if let Some(id) = self.take(sq) {
+            self.units[id] = None;
+        }
+    }
+
+    /// Follows the legal move `m`, played by `turn`.
+    pub(crate) fn play(&mut self, turn: Color, m: &Move) {
+        match *m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                if capture.is_some() {
+                    self.capture(to);
+                }
+                if let Some(id) = self.take(from) {
+                    self.put(id, promotion.unwrap_or(role), to);
+                }
+            }
+            Move::EnPassant { from, to } => {
+                self.capture(Square::from_coords(to.file(), from.rank()));
+                if let Some(id) = self.take(from) {
+                    self.put(id, Role::Pawn, to);
+                }
+            }
+            Move::Castle { king, rook } => {
+                let Some(side) = m.castling_side() else {
+                    return;
+                };
+                let k = self.take(king);
+                let r = self.take(rook);
+                if let Some(k) = k {
+                    self.put(k, Role::King, side.king_to(turn));
+                }
+                if let Some(r) = r {
+                    self.put(r, Role::Rook, side.rook_to(turn));
+                }
+            }
+            Move::Put { .. } => {}
+        }
+    }
+}
+
+/// A White unit's final state in a picture.
+#[derive(Debug, Clone, Copy)]
+struct Named {
+    id: u8,
+    role: Role,
+    sq: Square,
+}
+
+/// One mate picture.
+#[derive(Debug, Clone, Copy)]
+struct Picture {
+    king: Square,
+    named: [Named; MAX_NAMED],
+    n_named: u8,
+    /// Flights no named unit covers: Black units must stand there.
+    blocked: Bitboard,
+}
+
+/// The pictures of one problem.
+#[derive(Debug)]
+pub(crate) struct Pictures {
+    all: Vec<Picture>,
+}
+
+/// A final state a unit may take, with what it covers of the zone.
+#[derive(Debug, Clone, Copy)]
+struct Option_ {
+    role: Role,
+    sq: Square,
+    cost: u8,
+    covers: Bitboard,
+}
+
+fn is_slider(role: Role) -> bool {
+    matches!(role, Role::Bishop | Role::Rook | Role::Queen)
+}
+
+/// White's cost of a picture's named units from where they stand now;
+/// `FAR` when a named unit is gone. The first named unit gives the mating
+/// check: it moves last, or it is a slider and the check is discovered. A
+/// knight or pawn already on its checking square must therefore leave and
+/// come back, which a pawn cannot.
+fn white_cost(t: &Tables, units: &Units, p: &Picture) -> u32 {
+    let mut total = 0u32;
+    for (i, n) in p.named[..usize::from(p.n_named)].iter().enumerate() {
+        let Some((color, role, sq)) = units.units[usize::from(n.id)] else {
+            return u32::from(FAR);
+        };
+        let mut d = t.state_dist(color, role, sq, n.role, n.sq);
+        if i == 0 && d == 0 && !is_slider(n.role) {
+            d = if role == Role::Pawn { FAR } else { 2 };
+        }
+        if d == FAR {
+            return u32::from(FAR);
+        }
+        total += u32::from(d);
+    }
+    total
+}
+
+impl Pictures {
+    /// Every picture reachable from `pos` within `plies` (the last White's),
+    /// or `None` when there are too many (or too many units).
+    pub(crate) fn enumerate(pos: &Chess, plies: u8) -> Option<(Pictures, Units)> {
+        let units = Units::new(pos)?;
+        if pos.castles().any() {
+            return None;
+        }
+        let board = pos.board();
+        let black_king = board.king_of(Color::Black)?;
+        let t = tables();
+        let white_moves = plies.div_ceil(2);
+        let black_moves = plies / 2;
+        let white: Vec<(u8, Role, Square)> = units
+            .units
+            .iter()
+            .enumerate()
+            .filter_map(|(i, u)| match u {
+                Some((Color::White, role, sq)) => Some((i as u8, *role, *sq)),
+                _ => None,
+            })
+            .collect();
+        let black_min = BlackBlocks::new(t, pos);
+        let mut all = Vec::new();
+        for king in Square::ALL {
+            let kd = king.distance(black_king);
+            if kd > u32::from(black_moves) {
+                continue;
+            }
+            let spare = black_moves - kd as u8;
+            let flights = attacks::king_attacks(king);
+            let zone = flights.with(king);
+            let options: Vec<Vec<Option_>> = white
+                .iter()
+                .map(|&(_, role, from)| unit_options(t, role, from, king, zone, white_moves))
+                .collect();
+            let mut search = Enumeration {
+                king,
+                flights,
+                white: &white,
+                options: &options,
+                white_moves,
+                spare,
+                black: &black_min,
+                checker: 0,
+                named: Vec::new(),
+                out: &mut all,
+            };
+            // The unit giving the mating check first, then the others in
+            // order, each only where it covers something new.
+            for (c, checker_options) in options.iter().enumerate() {
+                for o in checker_options.iter().filter(|o| o.covers.contains(king)) {
+                    search.checker = c;
+                    search.named.push(Named {
+                        id: white[c].0,
+                        role: o.role,
+                        sq: o.sq,
+                    });
+                    let ok = search.go(0, o.covers, Bitboard::from(o.sq), u32::from(o.cost));
+                    search.named.pop();
+                    if !ok {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some((Pictures { all }, units))
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.all.len()
+    }
+
+    /// The pictures among `from` (indices) still reachable in `pos`, with
+    /// `left` plies to go, into `into`.
+    pub(crate) fn filter(
+        &self,
+        pos: &Chess,
+        units: &Units,
+        left: u8,
+        from: Option<&[u32]>,
+        into: &mut Vec<u32>,
+    ) {
+        into.clear();
+        let t = tables();
+        let Some(black_king) = pos.board().king_of(Color::Black) else {
+            return;
+        };
+        let white_moves = u32::from(left.div_ceil(2));
+        let black_moves = u32::from(left / 2);
+        let mut blocks = BlackBlocks::new(t, pos);
+        let mut keep = |i: u32| {
+            let p = &self.all[i as usize];
+            let kd = p.king.distance(black_king);
+            if kd > black_moves {
+                return;
+            }
+            if p.blocked.any() && !blocks.possible(p.blocked, black_moves - kd) {
+                return;
+            }
+            if white_cost(t, units, p) <= white_moves {
+                into.push(i);
+            }
+        };
+        match from {
+            Some(from) => from.iter().for_each(|&i| keep(i)),
+            None => (0..self.all.len() as u32).for_each(keep),
+        }
+    }
+}
+
+/// Every final state of a White unit within `moves` that covers part of
+/// the zone from a square it may stand on.
+fn unit_options(
+    t: &Tables,
+    role: Role,
+    from: Square,
+    king: Square,
+    zone: Bitboard,
+    moves: u8,
+) -> Vec<Option_> {
+    let roles: &[Role] = if role == Role::Pawn {
+        &[
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ]
+    } else {
+        std::slice::from_ref(match role {
+            Role::Knight => &Role::Knight,
+            Role::Bishop => &Role::Bishop,
+            Role::Rook => &Role::Rook,
+            Role::Queen => &Role::Queen,
+            _ => &Role::King,
+        })
+    };
+    let mut out = Vec::new();
+    for &r in roles {
+        for sq in Square::ALL {
+            if sq == king || (r == Role::King && sq.distance(king) < 2) {
+                continue;
+            }
+            let cost = t.state_dist(Color::White, role, from, r, sq);
+            if cost > moves {
+                continue;
+            }
+            let covers = empty_attacks(Color::White, r, sq) & zone;
+            if covers.any() {
+                out.push(Option_ {
+                    role: r,
+                    sq,
+                    cost,
+                    covers,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The cheapest Black blocker per square, computed as asked.
+struct BlackBlocks<'a> {
+    t: &'a Tables,
+    units: Vec<(Role, Square)>,
+    cost: [u8; 64],
+}
+
+const UNKNOWN: u8 = FAR - 1;
+
+impl<'a> BlackBlocks<'a> {
+    fn new(t: &'a Tables, pos: &Chess) -> BlackBlocks<'a> {
+        let board = pos.board();
+        let units = (board.black() & !board.kings())
+            .into_iter()
+            .filter_map(|sq| board.role_at(sq).map(|r| (r, sq)))
+            .collect();
+        BlackBlocks {
+            t,
+            units,
+            cost: [UNKNOWN; 64],
+        }
+    }
+
+    fn cost(&mut self, f: Square) -> u8 {
+        if self.cost[f.to_usize()] == UNKNOWN {
+            self.cost[f.to_usize()] = self
+                .units
+                .iter()
+                .map(|&(r, sq)| self.t.reach(Color::Black, r, sq, f))
+                .min()
+                .unwrap_or(FAR);
+        }
+        self.cost[f.to_usize()]
+    }
+
+    /// Can distinct Black units stand on all of `squares` within `moves`?
+    /// (A lower bound: each square's cheapest unit, counted once each.)
+    fn possible(&mut self, squares: Bitboard, moves: u32) -> bool {
+        if squares.count() > self.units.len() {
+            return false;
+        }
+        let mut total = 0u32;
+        for f in squares {
+            total += u32::from(self.cost(f));
+            if total > moves {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+struct Enumeration<'a, 'b> {
+    king: Square,
+    flights: Bitboard,
+    white: &'a [(u8, Role, Square)],
+    options: &'a [Vec<Option_>],
+    white_moves: u8,
+    spare: u8,
+    black: &'a BlackBlocks<'b>,
+    /// The unit giving check (already named first).
+    checker: usize,
+    named: Vec<Named>,
+    out: &'a mut Vec<Picture>,
+}
+
+impl Enumeration<'_, '_> {
+    /// Chooses, for unit `i` on, a final state or none; `false` once the
+    /// pictures are too many.
+    fn go(&mut self, i: usize, covered: Bitboard, occupied: Bitboard, cost: u32) -> bool {
+        if i == self.white.len() {
+            self.finish(covered, occupied);
+            return self.out.len() <= MAX_PICTURES;
+        }
+        if !self.go(i + 1, covered, occupied, cost) {
+            return false;
+        }
+        if i == self.checker {
+            return true;
+        }
+        for o in &self.options[i] {
+            let cost = cost + u32::from(o.cost);
+            if cost > u32::from(self.white_moves)
+                || (o.covers & !covered).is_empty()
+                || occupied.contains(o.sq)
+            {
+                continue;
+            }
+            self.named.push(Named {
+                id: self.white[i].0,
+                role: o.role,
+                sq: o.sq,
+            });
+            let ok = self.go(i + 1, covered | o.covers, occupied.with(o.sq), cost);
+            self.named.pop();
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn finish(&mut self, covered: Bitboard, occupied: Bitboard) {
+        if !covered.contains(self.king) {
+            return;
+        }
+        let blocked = self.flights & !covered;
+        // A White unit on a flight must be guarded, not blocked by Black.
+        if (blocked & occupied).any() {
+            return;
+        }
+        if blocked.count() > self.black.units.len() {
+            return;
+        }
+        let block_cost: u32 = blocked
+            .into_iter()
+            .map(|f| {
+                self.black
+                    .units
+                    .iter()
+                    .map(|&(r, sq)| self.black.t.reach(Color::Black, r, sq, f))
+                    .min()
+                    .unwrap_or(FAR)
+            })
+            .map(u32::from)
+            .sum();
+        if block_cost > u32::from(self.spare) {
+            return;
+        }
+        let mut named = [Named {
+            id: 0,
+            role: Role::Pawn,
+            sq: Square::A1,
+        }; MAX_NAMED];
+        let n = self.named.len().min(MAX_NAMED);
+        named[..n].copy_from_slice(&self.named[..n]);
+        self.out.push(Picture {
+            king: self.king,
+            named,
+            n_named: n as u8,
+            blocked,
+        });
+    }
+}
