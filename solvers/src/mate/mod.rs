@@ -18,9 +18,9 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use crate::check::{gives_check, CheckInfo};
-use picture::{Pictures, Units};
 use crate::search::{payload, Table};
 use crate::stipulation::Stipulation;
+use picture::{Pictures, Units};
 
 mod help_bound;
 mod picture;
@@ -78,12 +78,15 @@ pub enum SolveError {
 pub struct Stats {
     pub nodes: u64,
     pub tt_hits: u64,
+    /// Helpmate mate pictures enumerated (0: none, or too many to use).
+    pub pictures: u64,
 }
 
 impl Stats {
     fn add(&mut self, other: Stats) {
         self.nodes += other.nodes;
         self.tt_hits += other.tt_hits;
+        self.pictures = self.pictures.max(other.pictures);
     }
 }
 
@@ -641,6 +644,7 @@ impl Solver {
         let first = pos.legal_moves();
         let units = match Pictures::enumerate(pos, plies) {
             Some((pictures, units)) => {
+                self.stats.pictures = pictures.len() as u64;
                 self.pictures = Some(Arc::new(pictures));
                 Some(units)
             }
@@ -704,18 +708,7 @@ impl Solver {
         if pictures.is_none() && !help_bound::may_mate(pos, left) {
             return false;
         }
-        let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        if self.shared.table.get(help_key(hash, left)).is_some() {
-            self.stats.tt_hits += 1;
-            return false;
-        }
-        let mut moves = pos.legal_moves();
-        if left == 1 {
-            // White's mating move must give check.
-            if let Some(info) = CheckInfo::new(pos) {
-                moves.retain(|m| gives_check(pos, &info, m));
-            }
-        }
+        // The pictures first: cheaper than the table probe's cache miss.
         let mut alive = Vec::new();
         if let Some((pictures, units)) = &pictures {
             if self.alive.len() <= usize::from(left) {
@@ -726,6 +719,21 @@ impl Solver {
             if alive.is_empty() {
                 self.alive[usize::from(left)] = alive;
                 return false;
+            }
+        }
+        let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        if self.shared.table.get(help_key(hash, left)).is_some() {
+            self.stats.tt_hits += 1;
+            if pictures.is_some() {
+                self.alive[usize::from(left)] = alive;
+            }
+            return false;
+        }
+        let mut moves = pos.legal_moves();
+        if left == 1 {
+            // White's mating move must give check.
+            if let Some(info) = CheckInfo::new(pos) {
+                moves.retain(|m| gives_check(pos, &info, m));
             }
         }
         let mut any = false;

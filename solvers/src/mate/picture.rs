@@ -482,3 +482,125 @@ impl Enumeration<'_, '_> {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::help_bound::may_mate;
+    use super::*;
+    use shakmaty::{fen::Fen, uci::UciMove, CastlingMode};
+
+    /// The corpus rows as maps from header to field (fields may be quoted).
+    fn corpus() -> Vec<std::collections::HashMap<String, String>> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mate.csv");
+        let text = std::fs::read_to_string(path).unwrap();
+        let split = |line: &str| {
+            let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+            let mut chars = line.chars().peekable();
+            while let Some(c) = chars.next() {
+                match (c, quoted) {
+                    ('"', true) if chars.peek() == Some(&'"') => {
+                        field.push('"');
+                        chars.next();
+                    }
+                    ('"', _) => quoted = !quoted,
+                    (',', false) => fields.push(std::mem::take(&mut field)),
+                    _ => field.push(c),
+                }
+            }
+            fields.push(field);
+            fields
+        };
+        let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+        let header = split(lines.next().unwrap());
+        lines
+            .map(|l| header.iter().cloned().zip(split(l)).collect())
+            .collect()
+    }
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    /// The followed units agree with the board after captures, promotions,
+    /// castling and en passant.
+    #[test]
+    fn units_follow_the_moves() {
+        let lines = [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "e1g1 e8c8 a2a4 b4a3 d5e6 a3b2 e6f7 b2a1q f7f8n",
+            ),
+            ("4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1", "e4d3 e1d2 e8e7 d2d3"),
+        ];
+        for (fen, line) in lines {
+            let mut pos = position(fen);
+            let mut units = Units::new(&pos).unwrap();
+            for uci in line.split(' ') {
+                let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+                units.play(pos.turn(), &m);
+                pos.play_unchecked(m);
+                let board = pos.board();
+                let alive: Vec<_> = units.units.iter().flatten().collect();
+                assert_eq!(alive.len(), board.occupied().count(), "{fen} after {uci}");
+                for &&(color, role, sq) in &alive {
+                    assert_eq!(
+                        board.piece_at(sq),
+                        Some(shakmaty::Piece { color, role }),
+                        "{fen} after {uci}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Admissibility on verified data: along every solution of every
+    /// helpmate in the corpus, each position keeps a reachable picture and
+    /// passes the move-count test with the plies it has left.
+    #[test]
+    fn corpus_solutions_are_never_pruned() {
+        let rows = corpus();
+        let mut checked = 0;
+        let mut with_pictures = 0;
+        for row in rows.iter().filter(|r| r["genre"] == "help") {
+            let id = &row["id"];
+            let start = position(&row["fen"]);
+            let stip: crate::Stipulation = row["stipulation"].parse().unwrap();
+            let crate::Stipulation::Help { plies } = stip else {
+                panic!("{id}: {stip}");
+            };
+            let pictures = Pictures::enumerate(&start, plies as u8);
+            with_pictures += usize::from(pictures.is_some());
+            for line in row["keys_uci"].split(';').filter(|l| !l.is_empty()) {
+                let moves: Vec<&str> = line.split(' ').collect();
+                let mut pos = start.clone();
+                let mut units = pictures.as_ref().map(|(_, u)| u.clone());
+                let mut alive: Option<Vec<u32>> = None;
+                for (i, uci) in moves.iter().enumerate() {
+                    let left = (moves.len() - i) as u8;
+                    assert!(may_mate(&pos, left), "{id} before move {i} {uci}");
+                    if let (Some((p, _)), Some(u)) = (&pictures, &units) {
+                        let mut next = Vec::new();
+                        p.filter(&pos, u, left, alive.as_deref(), &mut next);
+                        assert!(!next.is_empty(), "{id}: no picture before move {i} {uci}");
+                        alive = Some(next);
+                    }
+                    let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+                    if let Some(u) = &mut units {
+                        u.play(pos.turn(), &m);
+                    }
+                    pos.play_unchecked(m);
+                }
+                assert!(pos.is_checkmate(), "{id}: {line}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 100, "only {checked} solutions");
+        assert!(
+            with_pictures >= 80,
+            "pictures for only {with_pictures} rows"
+        );
+    }
+}
