@@ -251,6 +251,18 @@ pub(super) fn tables() -> &'static Tables {
     TABLES.get_or_init(Tables::build)
 }
 
+/// Moves castling may save a side that still has the right, next to the
+/// distances counted one unit at a time: one for the king (two squares in
+/// one move) and one for the rook (which moves with it). Adding them to
+/// the side's moves keeps every bound admissible.
+pub(super) fn castling_bonus(pos: &Chess, color: Color) -> u8 {
+    if pos.castles().has_color(color) {
+        2
+    } else {
+        0
+    }
+}
+
 /// One unit on the board.
 #[derive(Debug, Clone, Copy)]
 struct Unit {
@@ -263,10 +275,6 @@ struct Unit {
 /// can mate.
 pub(crate) fn may_mate(pos: &Chess, left: u8) -> bool {
     let board = pos.board();
-    // Castling moves two units at once; the counts below would not hold.
-    if pos.castles().any() {
-        return true;
-    }
     let Some(black_king) = board.king_of(Color::Black) else {
         return true;
     };
@@ -274,8 +282,8 @@ pub(crate) fn may_mate(pos: &Chess, left: u8) -> bool {
     if board.white().count() > 16 || board.black().count() > 16 {
         return true;
     }
-    let white_moves = left.div_ceil(2);
-    let black_moves = left / 2;
+    let white_moves = left.div_ceil(2) + castling_bonus(pos, Color::White);
+    let (black_moves, black_bonus) = (left / 2, castling_bonus(pos, Color::Black));
     let units = |set: Bitboard, out: &mut [Unit; 16]| -> usize {
         let mut n = 0;
         for sq in set {
@@ -297,9 +305,9 @@ pub(crate) fn may_mate(pos: &Chess, left: u8) -> bool {
     let t = tables();
     Square::ALL
         .into_iter()
-        .filter(|k| k.distance(black_king) <= u32::from(black_moves))
+        .filter(|k| k.distance(black_king) <= u32::from(black_moves + black_bonus / 2))
         .any(|k| {
-            let spare = black_moves - k.distance(black_king) as u8;
+            let spare = black_moves + black_bonus - k.distance(black_king) as u8;
             picture_possible(t, white, black, k, white_moves, spare)
         })
 }

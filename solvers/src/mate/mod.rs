@@ -172,7 +172,16 @@ pub struct Solver {
     /// Per plies left: the pictures still reachable at the node being
     /// searched at that depth (reused buffers).
     alive: Vec<Vec<u32>>,
+    /// Calls of the move-count test without pictures, and how many pruned:
+    /// where it never prunes it is not worth its cost.
+    bound_calls: u64,
+    bound_prunes: u64,
 }
+
+/// The move-count test is dropped once this many calls pruned less than
+/// one node in [`BOUND_MIN_RATE`]. Dropping it loses no solution.
+const BOUND_TRIAL: u64 = 20_000;
+const BOUND_MIN_RATE: u64 = 50;
 
 /// How the threads of the current rayon pool share one problem.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -223,6 +232,8 @@ impl Solver {
             parallelism: Parallelism::default(),
             pictures: None,
             alive: Vec::new(),
+            bound_calls: 0,
+            bound_prunes: 0,
         }
     }
 
@@ -637,6 +648,11 @@ impl Solver {
         false
     }
 
+    /// Is the move-count test still worth calling (see [`BOUND_TRIAL`])?
+    fn bound_pays(&self) -> bool {
+        self.bound_calls < BOUND_TRIAL || self.bound_prunes * BOUND_MIN_RATE >= self.bound_calls
+    }
+
     /// Every helpmate solution of `plies` half-moves, and every shorter one
     /// with the same side starting (a short solution is a flaw too).
     fn help(&mut self, pos: &Chess, plies: u32) -> Result<Found, Unfinished> {
@@ -705,8 +721,14 @@ impl Solver {
             return false;
         }
         let pictures = self.pictures.clone().zip(node.units);
-        if pictures.is_none() && !help_bound::may_mate(pos, left) {
-            return false;
+        // At the last ply the checking moves are found as fast as the test
+        // would run.
+        if pictures.is_none() && left >= 2 && self.bound_pays() {
+            self.bound_calls += 1;
+            if !help_bound::may_mate(pos, left) {
+                self.bound_prunes += 1;
+                return false;
+            }
         }
         // The pictures first: cheaper than the table probe's cache miss.
         let mut alive = Vec::new();

@@ -14,11 +14,15 @@
 
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
 
-use super::help_bound::{empty_attacks, tables, Tables, FAR};
+use super::help_bound::{castling_bonus, empty_attacks, tables, Tables, FAR};
 
 /// Above this many pictures the enumeration gives up (and the search goes
 /// on without them): filtering them would cost more than it saves.
-const MAX_PICTURES: usize = 200_000;
+const MAX_PICTURES: usize = 20_000;
+
+/// Above this many steps the enumeration gives up too: with many White
+/// units the combinations that cover nothing new still take time to try.
+const MAX_STEPS: u32 = 400_000;
 
 /// Units a side may have.
 const MAX_UNITS: usize = 32;
@@ -181,14 +185,11 @@ impl Pictures {
     /// or `None` when there are too many (or too many units).
     pub(crate) fn enumerate(pos: &Chess, plies: u8) -> Option<(Pictures, Units)> {
         let units = Units::new(pos)?;
-        if pos.castles().any() {
-            return None;
-        }
         let board = pos.board();
         let black_king = board.king_of(Color::Black)?;
         let t = tables();
-        let white_moves = plies.div_ceil(2);
-        let black_moves = plies / 2;
+        let white_moves = plies.div_ceil(2) + castling_bonus(pos, Color::White);
+        let (black_moves, black_bonus) = (plies / 2, castling_bonus(pos, Color::Black));
         let white: Vec<(u8, Role, Square)> = units
             .units
             .iter()
@@ -200,12 +201,13 @@ impl Pictures {
             .collect();
         let black_min = BlackBlocks::new(t, pos);
         let mut all = Vec::new();
+        let mut steps = 0;
         for king in Square::ALL {
             let kd = king.distance(black_king);
-            if kd > u32::from(black_moves) {
+            if kd > u32::from(black_moves + black_bonus / 2) {
                 continue;
             }
-            let spare = black_moves - kd as u8;
+            let spare = black_moves + black_bonus - kd as u8;
             let flights = attacks::king_attacks(king);
             let zone = flights.with(king);
             let options: Vec<Vec<Option_>> = white
@@ -221,6 +223,7 @@ impl Pictures {
                 spare,
                 black: &black_min,
                 checker: 0,
+                steps,
                 named: Vec::new(),
                 out: &mut all,
             };
@@ -241,6 +244,7 @@ impl Pictures {
                     }
                 }
             }
+            steps = search.steps;
         }
         Some((Pictures { all }, units))
     }
@@ -264,16 +268,17 @@ impl Pictures {
         let Some(black_king) = pos.board().king_of(Color::Black) else {
             return;
         };
-        let white_moves = u32::from(left.div_ceil(2));
+        let white_moves = u32::from(left.div_ceil(2) + castling_bonus(pos, Color::White));
+        let black_bonus = u32::from(castling_bonus(pos, Color::Black));
         let black_moves = u32::from(left / 2);
         let mut blocks = BlackBlocks::new(t, pos);
         let mut keep = |i: u32| {
             let p = &self.all[i as usize];
             let kd = p.king.distance(black_king);
-            if kd > black_moves {
+            if kd > black_moves + black_bonus / 2 {
                 return;
             }
-            if p.blocked.any() && !blocks.possible(p.blocked, black_moves - kd) {
+            if p.blocked.any() && !blocks.possible(p.blocked, black_moves + black_bonus - kd) {
                 return;
             }
             if white_cost(t, units, p) <= white_moves {
@@ -400,6 +405,7 @@ struct Enumeration<'a, 'b> {
     black: &'a BlackBlocks<'b>,
     /// The unit giving check (already named first).
     checker: usize,
+    steps: u32,
     named: Vec<Named>,
     out: &'a mut Vec<Picture>,
 }
@@ -408,6 +414,10 @@ impl Enumeration<'_, '_> {
     /// Chooses, for unit `i` on, a final state or none; `false` once the
     /// pictures are too many.
     fn go(&mut self, i: usize, covered: Bitboard, occupied: Bitboard, cost: u32) -> bool {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return false;
+        }
         if i == self.white.len() {
             self.finish(covered, occupied);
             return self.out.len() <= MAX_PICTURES;
