@@ -181,6 +181,9 @@ pub struct Solver {
 /// The move-count test is dropped once this many calls pruned less than
 /// one node in [`BOUND_MIN_RATE`]. Dropping it loses no solution.
 const BOUND_TRIAL: u64 = 20_000;
+
+/// Helpmates shorter than this many plies are searched without pictures.
+const PICTURES_MIN_PLIES: u8 = 5;
 const BOUND_MIN_RATE: u64 = 50;
 
 /// How the threads of the current rayon pool share one problem.
@@ -658,7 +661,11 @@ impl Solver {
     fn help(&mut self, pos: &Chess, plies: u32) -> Result<Found, Unfinished> {
         let plies = plies.min(u32::from(u8::MAX)) as u8;
         let first = pos.legal_moves();
-        let units = match Pictures::enumerate(pos, plies) {
+        // Below h#2.5 the whole search costs less than filtering pictures.
+        let pictures = (plies >= PICTURES_MIN_PLIES)
+            .then(|| Pictures::enumerate(pos, plies))
+            .flatten();
+        let units = match pictures {
             Some((pictures, units)) => {
                 self.stats.pictures = pictures.len() as u64;
                 self.pictures = Some(Arc::new(pictures));
