@@ -182,6 +182,9 @@ pub struct Solver {
 /// one node in [`BOUND_MIN_RATE`]. Dropping it loses no solution.
 const BOUND_TRIAL: u64 = 20_000;
 
+/// Table size (log2 of slots) at most for a helpmate searched with pictures.
+const PICTURES_TABLE_LOG2: u32 = 20;
+
 /// Helpmates shorter than this many plies are searched without pictures.
 const PICTURES_MIN_PLIES: u8 = 5;
 const BOUND_MIN_RATE: u64 = 50;
@@ -302,7 +305,6 @@ impl Solver {
             }
             Stipulation::Help { plies } => {
                 need(stipulation.side_to_move())?;
-                self.resize(help_table_log2(pos, plies));
                 Ok(self.help(pos, plies))
             }
             other => Err(SolveError::NotMate(other)),
@@ -665,6 +667,13 @@ impl Solver {
         let pictures = (plies >= PICTURES_MIN_PLIES)
             .then(|| Pictures::enumerate(pos, plies))
             .flatten();
+        // With pictures the search visits a small part of the tree the
+        // mobility estimate assumes; a table that size costs its zeroing.
+        let estimate = help_table_log2(pos, u32::from(plies));
+        self.resize(match pictures {
+            Some(_) => estimate.min(PICTURES_TABLE_LOG2),
+            None => estimate,
+        });
         let units = match pictures {
             Some((pictures, units)) => {
                 self.stats.pictures = pictures.len() as u64;

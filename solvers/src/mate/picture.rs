@@ -45,7 +45,12 @@ impl Units {
     /// `None` with more units than the table holds.
     pub(crate) fn new(pos: &Chess) -> Option<Units> {
         let board = pos.board();
-        if board.occupied().count() > MAX_UNITS {
+        // Sixteen a side at most, as in any legal position (the Black
+        // blockers are held in sixteen slots); units only ever get fewer.
+        if board.occupied().count() > MAX_UNITS
+            || board.white().count() > 16
+            || board.black().count() > 16
+        {
             return None;
         }
         let mut units = Units {
@@ -346,7 +351,8 @@ fn unit_options(
 /// The cheapest Black blocker per square, computed as asked.
 struct BlackBlocks<'a> {
     t: &'a Tables,
-    units: Vec<(Role, Square)>,
+    units: [(Role, Square); 16],
+    n_units: usize,
     cost: [u8; 64],
 }
 
@@ -355,21 +361,32 @@ const UNKNOWN: u8 = FAR - 1;
 impl<'a> BlackBlocks<'a> {
     fn new(t: &'a Tables, pos: &Chess) -> BlackBlocks<'a> {
         let board = pos.board();
-        let units = (board.black() & !board.kings())
-            .into_iter()
-            .filter_map(|sq| board.role_at(sq).map(|r| (r, sq)))
-            .collect();
+        let mut units = [(Role::Pawn, Square::A1); 16];
+        let mut n_units = 0;
+        // At most fifteen Black units besides the king: pictures are only
+        // made for positions with sixteen units a side or fewer.
+        for sq in board.black() & !board.kings() {
+            if let (Some(r), Some(slot)) = (board.role_at(sq), units.get_mut(n_units)) {
+                *slot = (r, sq);
+                n_units += 1;
+            }
+        }
         BlackBlocks {
             t,
             units,
+            n_units,
             cost: [UNKNOWN; 64],
         }
+    }
+
+    fn units(&self) -> &[(Role, Square)] {
+        &self.units[..self.n_units]
     }
 
     fn cost(&mut self, f: Square) -> u8 {
         if self.cost[f.to_usize()] == UNKNOWN {
             self.cost[f.to_usize()] = self
-                .units
+                .units()
                 .iter()
                 .map(|&(r, sq)| self.t.reach(Color::Black, r, sq, f))
                 .min()
@@ -381,7 +398,7 @@ impl<'a> BlackBlocks<'a> {
     /// Can distinct Black units stand on all of `squares` within `moves`?
     /// (A lower bound: each square's cheapest unit, counted once each.)
     fn possible(&mut self, squares: Bitboard, moves: u32) -> bool {
-        if squares.count() > self.units.len() {
+        if squares.count() > self.n_units {
             return false;
         }
         let mut total = 0u32;
@@ -459,14 +476,14 @@ impl Enumeration<'_, '_> {
         if (blocked & occupied).any() {
             return;
         }
-        if blocked.count() > self.black.units.len() {
+        if blocked.count() > self.black.n_units {
             return;
         }
         let block_cost: u32 = blocked
             .into_iter()
             .map(|f| {
                 self.black
-                    .units
+                    .units()
                     .iter()
                     .map(|&(r, sq)| self.black.t.reach(Color::Black, r, sq, f))
                     .min()
