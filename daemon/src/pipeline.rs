@@ -55,7 +55,8 @@ fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
         let started = Instant::now();
         match stage {
             Stage::Legality(_) => {
-                let report = legality::check(&problem.setup);
+                let mut report = legality::check(&problem.setup);
+                crate::spg::prove_legal(&problem.setup, &mut report);
                 if report.status == Status::Illegal {
                     verdict.verdict = Kind::Illegal;
                 }
@@ -64,6 +65,15 @@ fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
             Stage::Solve(options) if is_mate(problem.stipulation) => {
                 solve_mate(problem, options, &mut verdict);
             }
+            Stage::Solve(options) => match problem.stipulation {
+                Stipulation::ProofGame { plies } => {
+                    crate::spg::solve(problem, plies, options, &mut verdict);
+                }
+                _ => {
+                    skipped.push(stage.name());
+                    continue;
+                }
+            },
             // Later stages of the design are not part of this build yet; the
             // verdict says so instead of pretending they ran.
             other => {
