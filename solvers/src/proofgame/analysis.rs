@@ -10,7 +10,7 @@
 
 use shakmaty::{attacks, Bitboard, Board, Castles, CastlingSide, Color, File, Rank, Role, Square};
 
-use super::assign::{min_cost, INF};
+use super::assign::{min_cost, INF, MAX_N};
 
 /// What one side still has to spend, at least.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,19 +233,18 @@ impl Analysis {
     /// What `color` still needs at least to turn its units on `board` into
     /// the diagram's; `None` when no continuation at all can do it.
     pub fn need(&self, board: &Board, castles: &Castles, color: Color) -> Option<Need> {
-        let sources: Vec<(Role, Square)> = board
-            .by_color(color)
-            .into_iter()
-            .map(|sq| (board.role_at(sq).expect("occupied"), sq))
-            .collect();
         let targets = &self.targets[color_index(color)];
-        let n = sources.len();
-        if targets.len() > n {
+        let n = board.by_color(color).count();
+        if targets.len() > n || n > MAX_N {
             return None;
         }
-        let mut moves = vec![0; n * n];
-        let mut caps = vec![0; n * n];
-        for (i, &source) in sources.iter().enumerate() {
+        let sources = board
+            .by_color(color)
+            .into_iter()
+            .map(|sq| (board.role_at(sq).expect("occupied"), sq));
+        let mut moves = [0; MAX_N * MAX_N];
+        let mut caps = [0; MAX_N * MAX_N];
+        for (i, source) in sources.enumerate() {
             for j in 0..n {
                 let (m, c) = match targets.get(j) {
                     Some(&target) => self.cost(color, castles, source, target),

@@ -1,6 +1,9 @@
 //! Minimum-cost assignment (the Hungarian method with potentials), used to
 //! match the units on the board to the units of the diagram.
 
+/// Largest matrix side (a side has at most 16 units).
+pub const MAX_N: usize = 16;
+
 /// Cost that stands for "impossible". Sums of up to 16 of these still fit.
 pub const INF: i32 = 1 << 20;
 
@@ -11,17 +14,19 @@ pub fn min_cost(cost: &[i32], n: usize) -> Option<i32> {
     if n == 0 {
         return Some(0);
     }
+    assert!(n <= MAX_N, "at most {MAX_N} rows");
     // Classic O(n^3) shortest-augmenting-path formulation; index 0 is the
-    // virtual column that starts each augmentation.
-    let mut u = vec![0i64; n + 1];
-    let mut v = vec![0i64; n + 1];
-    let mut p = vec![0usize; n + 1];
-    let mut way = vec![0usize; n + 1];
+    // virtual column that starts each augmentation. Fixed-size arrays: this
+    // runs at nearly every node of the search.
+    let mut u = [0i64; MAX_N + 1];
+    let mut v = [0i64; MAX_N + 1];
+    let mut p = [0usize; MAX_N + 1];
+    let mut way = [0usize; MAX_N + 1];
     for i in 1..=n {
         p[0] = i;
         let mut j0 = 0;
-        let mut minv = vec![i64::MAX; n + 1];
-        let mut used = vec![false; n + 1];
+        let mut minv = [i64::MAX; MAX_N + 1];
+        let mut used = [false; MAX_N + 1];
         loop {
             used[j0] = true;
             let i0 = p[j0];
