@@ -23,9 +23,7 @@ mod search;
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Move, Position, PositionError, Setup,
-};
+use shakmaty::{Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Move, Position, Setup};
 
 use crate::mate::Line;
 use crate::search::Table;
@@ -444,11 +442,11 @@ fn static_impossibility(analysis: &Analysis) -> Option<String> {
 
 /// The diagram as a position with `turn` to move (no castling rights, no
 /// en-passant square: those follow from the game, not the diagram).
-fn diagram_position(diagram: &Board, turn: Color) -> Result<Chess, PositionError<Chess>> {
+fn diagram_position(diagram: &Board, turn: Color) -> Result<Chess, String> {
     let mut setup = Setup::empty();
     setup.board = diagram.clone();
     setup.turn = turn;
-    Chess::from_setup(setup, CastlingMode::Standard)
+    Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| e.to_string())
 }
 
 /// `1.e4 e5 2.Qh5 …` and UCI.
