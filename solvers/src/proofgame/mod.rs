@@ -23,7 +23,7 @@ mod search;
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Move, Position, Setup};
+use shakmaty::{Board, CastlingMode, Chess, Color, FromSetup, Move, Position, Setup};
 
 use crate::mate::Line;
 use crate::search::Table;
@@ -247,7 +247,7 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
             analysis: &t.analysis,
             last: (t.offset == 1).then_some(diagram),
             salt: (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            rights: Bitboard::EMPTY,
+            rights: None,
         })
         .collect();
     let wanted_log2 = (12 + plies).min(27);
@@ -378,7 +378,7 @@ fn count_and_list(shared: &Shared, goal: Goal, start: &Chess, length: u32, cap: 
 }
 
 /// A game from the initial array to exactly `setup` (board, side to move,
-/// at least its castling rights), of at most `max_plies` half-moves, found
+/// castling rights), of at most `max_plies` half-moves, found
 /// before `deadline`: the proof the legality stage needs to call a position
 /// legal. Shortest first. `None` when none was found in time (which proves
 /// nothing), and for diagrams that claim an en-passant square.
@@ -395,7 +395,7 @@ pub fn prove(setup: &Setup, max_plies: u32, deadline: Instant) -> Option<Line> {
         analysis: &analysis,
         last: None,
         salt: 0,
-        rights: setup.castling_rights,
+        rights: Some(setup.castling_rights),
     };
     let start = Chess::default();
     let first = u32::from(setup.turn == Color::Black);
@@ -468,5 +468,47 @@ fn render(start: &Chess, line: &[Move]) -> Line {
             .iter()
             .map(|m| m.to_uci(CastlingMode::Standard).to_string())
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    fn setup(fen: &str) -> Setup {
+        fen.parse::<Fen>().unwrap().into_setup()
+    }
+
+    #[test]
+    fn proves_a_reachable_position_with_its_rights() {
+        let start = setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let game = prove(&start, 6, Instant::now() + Duration::from_secs(10)).unwrap();
+        assert!(game.uci.is_empty());
+        let after = setup("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+        let game = prove(&after, 6, Instant::now() + Duration::from_secs(10)).unwrap();
+        assert_eq!(game.san, "1.e4 e5 2.Nf3");
+        // White to move instead: the same board needs an even length.
+        let mut white = after.clone();
+        white.turn = Color::White;
+        let game = prove(&white, 4, Instant::now() + Duration::from_secs(10)).unwrap();
+        assert_eq!(game.uci.len(), 4, "{game:?}");
+        assert_eq!(
+            prove(&white, 2, Instant::now() + Duration::from_secs(10)),
+            None
+        );
+    }
+
+    #[test]
+    fn castling_rights_must_survive() {
+        // White without castling rights after 1.e4 e5: the king (or both
+        // rooks) must have moved, which takes two more moves of White's.
+        let board = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR";
+        let without = setup(&format!("{board} w kq - 2 3"));
+        let game = prove(&without, 6, Instant::now() + Duration::from_secs(10)).unwrap();
+        assert_eq!(game.uci.len(), 6);
+        let with = setup(&format!("{board} w KQkq - 0 3"));
+        let game = prove(&with, 6, Instant::now() + Duration::from_secs(10)).unwrap();
+        assert_eq!(game.san, "1.e4 e5");
     }
 }

@@ -28,15 +28,18 @@ pub(crate) struct Goal<'g> {
     pub last: Option<&'g Board>,
     /// Mixed into table keys, so goals can share one table.
     pub salt: u64,
-    /// Castling rights (rook squares) the final position must still have.
-    pub rights: Bitboard,
+    /// Castling rights (rook squares) the final position must have exactly,
+    /// when the goal fixes them (a FEN does; a proof-game diagram does not).
+    pub rights: Option<Bitboard>,
 }
 
 impl Goal<'_> {
     /// Whether `pos` is the goal position.
     fn reached(&self, pos: &Chess) -> bool {
         pos.board() == self.analysis.target()
-            && (pos.castles().castling_rights() & self.rights) == self.rights
+            && self
+                .rights
+                .is_none_or(|rights| pos.castles().castling_rights() == rights)
     }
 
     /// The moves from `pos` (on the goal's board) that end the game.
