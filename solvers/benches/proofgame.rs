@@ -6,7 +6,9 @@
 //!
 //! `cargo bench -p solvers --bench proofgame`; environment:
 //! `SPG_BUDGET_S` (per row, default 60), `SPG_MAX_PLIES` (default 64),
-//! `SPG_SYNC_DEPTH` (default the solver's).
+//! `SPG_SYNC_DEPTH` (default the solver's), `SPG_ONLY` (comma-separated row
+//! ids), `SPG_PARALLEL_MIN_S` (rows slower than this on one thread are timed
+//! again on two; default 0.3).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -110,6 +112,10 @@ fn main() {
     let budget = Duration::from_secs_f64(env("SPG_BUDGET_S", 60.0));
     let max_plies: u32 = env("SPG_MAX_PLIES", 64);
     let sync_depth: u32 = env("SPG_SYNC_DEPTH", DEFAULT_SYNC_DEPTH);
+    let only: Option<Vec<String>> = std::env::var("SPG_ONLY")
+        .ok()
+        .map(|v| v.split(',').map(str::to_owned).collect());
+    let parallel_min = Duration::from_secs_f64(env("SPG_PARALLEL_MIN_S", 0.3));
     let rows = common::read_csv(&common::data("spg.csv"));
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -126,7 +132,7 @@ fn main() {
     );
     for row in &rows {
         let plies: u32 = row["halfmoves"].parse().unwrap();
-        if plies > max_plies {
+        if plies > max_plies || !only.as_ref().is_none_or(|ids| ids.contains(&row["id"])) {
             continue;
         }
         let run = one.install(|| solve_row(row, budget, sync_depth));
@@ -174,7 +180,7 @@ fn main() {
         .iter()
         .filter(|row| {
             runs.iter()
-                .any(|r| r.id == row["id"] && r.solved && r.wall > Duration::from_millis(300))
+                .any(|r| r.id == row["id"] && r.solved && r.wall > parallel_min)
         })
         .collect();
     if !slow.is_empty() {
@@ -187,10 +193,14 @@ fn main() {
             let a = one.install(|| solve_row(row, budget, sync_depth));
             let b = two.install(|| solve_row(row, budget, sync_depth));
             println!(
-                "{:<8} 1 thread {:>8.3} s   2 threads {:>8.3} s   x{:.2}",
+                "{:<8} 1 thread {:>8.3} s ({:.2} s cpu, {} nodes)   2 threads {:>8.3} s ({:.2} s cpu, {} nodes)   x{:.2}",
                 a.id,
                 a.wall.as_secs_f64(),
+                a.cpu,
+                a.nodes,
                 b.wall.as_secs_f64(),
+                b.cpu,
+                b.nodes,
                 a.wall.as_secs_f64() / b.wall.as_secs_f64()
             );
             t1 += a.wall.as_secs_f64();

@@ -19,6 +19,11 @@ pub struct Need {
     pub moves: i32,
     /// Captures this side's pawns must make (their file changes).
     pub captures: i32,
+    /// Pawn moves that cannot be captures: a pawn that ends on a file an odd
+    /// number of steps from where it goes straight must make one straight
+    /// step at least. Every other move may capture, so the moves still to
+    /// make are at least the captures still to make plus these.
+    pub straight: i32,
 }
 
 /// The diagram, digested once per problem.
@@ -81,6 +86,15 @@ fn pawn_path(color: Color, from: Square, to: Square) -> Option<(i32, i32)> {
     }
     let double = rel_rank(color, from) == 1 && dr >= 2 && df <= dr - 2;
     Some((dr - i32::from(double), df))
+}
+
+/// Straight (non-capturing) moves a pawn of `color` must make at least from
+/// `from` to `to`: captures change the file by one each, so when the ranks
+/// left over after the file change are odd, one step is straight.
+fn straight_steps(color: Color, from: Square, to: Square) -> i32 {
+    let dr = rel_rank(color, to) - rel_rank(color, from);
+    let df = from.file().distance(to.file()) as i32;
+    (dr - df).rem_euclid(2)
 }
 
 impl Analysis {
@@ -153,18 +167,22 @@ impl Analysis {
         key ^ self.keys[12 * 64 + 2 + color_index(color)]
     }
 
-    /// Fewest (moves, pawn captures) for `color`'s unit `role` on `from` to
-    /// become the diagram unit `target` on `to`; each minimised on its own.
+    /// Fewest (moves, pawn captures, straight pawn moves) for `color`'s unit
+    /// `role` on `from` to become the diagram unit `target` on `to`; each
+    /// minimised on its own.
     fn cost(
         &self,
         color: Color,
         castles: &Castles,
         (role, from): (Role, Square),
         (target, to): (Role, Square),
-    ) -> (i32, i32) {
-        let none = (INF, INF);
+    ) -> (i32, i32, i32) {
+        let none = (INF, INF, INF);
         match (role, target) {
-            (Role::Pawn, Role::Pawn) => pawn_path(color, from, to).unwrap_or(none),
+            (Role::Pawn, Role::Pawn) => match pawn_path(color, from, to) {
+                Some((moves, caps)) => (moves, caps, straight_steps(color, from, to)),
+                None => none,
+            },
             (Role::Pawn, Role::King) => none,
             (Role::Pawn, promoted) => {
                 let last = Rank::new(if color == Color::White { 7 } else { 0 });
@@ -179,14 +197,18 @@ impl Analysis {
                     };
                     let d = self.dist(promoted, promo, to);
                     if d < INF {
-                        best = (best.0.min(moves + d), best.1.min(caps));
+                        best = (
+                            best.0.min(moves + d),
+                            best.1.min(caps),
+                            best.2.min(straight_steps(color, from, promo)),
+                        );
                     }
                 }
                 best
             }
-            (Role::King, Role::King) => (self.king_cost(color, castles, from, to), 0),
-            (Role::Rook, Role::Rook) => (self.rook_cost(color, castles, from, to), 0),
-            (a, b) if a == b => (self.dist(a, from, to), 0),
+            (Role::King, Role::King) => (self.king_cost(color, castles, from, to), 0, 0),
+            (Role::Rook, Role::Rook) => (self.rook_cost(color, castles, from, to), 0, 0),
+            (a, b) if a == b => (self.dist(a, from, to), 0, 0),
             _ => none,
         }
     }
@@ -244,22 +266,25 @@ impl Analysis {
             .map(|sq| (board.role_at(sq).expect("occupied"), sq));
         let mut moves = [0; MAX_N * MAX_N];
         let mut caps = [0; MAX_N * MAX_N];
+        let mut straight = [0; MAX_N * MAX_N];
         for (i, source) in sources.enumerate() {
             for j in 0..n {
-                let (m, c) = match targets.get(j) {
+                let (m, c, s) = match targets.get(j) {
                     Some(&target) => self.cost(color, castles, source, target),
                     // A unit left over is captured somewhere: free for its
                     // own side, but a king is never captured.
-                    None if source.0 == Role::King => (INF, INF),
-                    None => (0, 0),
+                    None if source.0 == Role::King => (INF, INF, INF),
+                    None => (0, 0, 0),
                 };
                 moves[i * n + j] = m;
                 caps[i * n + j] = c;
+                straight[i * n + j] = s;
             }
         }
         Some(Need {
             moves: min_cost(&moves, n)?,
             captures: min_cost(&caps, n)?,
+            straight: min_cost(&straight, n)?,
         })
     }
 }

@@ -116,11 +116,18 @@ impl<'a> Shared<'a> {
 
 const CACHE_BITS: u32 = 14;
 
+/// Marks an empty cache slot (no real need is negative).
+const UNSET: Need = Need {
+    moves: -1,
+    captures: -1,
+    straight: -1,
+};
+
 /// One thread's view of a search: its own bound cache and counters.
 pub(crate) struct Worker<'s, 'a> {
     shared: &'s Shared<'a>,
     goal: Goal<'s>,
-    cache: Vec<(u64, i32, i32)>,
+    cache: Vec<(u64, Option<Need>)>,
     nodes: u64,
     /// Nodes met at the synchronisation depth so far (`None`: not parallel).
     sync_seen: Option<u64>,
@@ -135,7 +142,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         Worker {
             shared,
             goal,
-            cache: vec![(0, -1, -1); 1 << CACHE_BITS],
+            cache: vec![(0, Some(UNSET)); 1 << CACHE_BITS],
             nodes: 0,
             sync_seen: parallel.then_some(0),
         }
@@ -145,18 +152,12 @@ impl<'s, 'a> Worker<'s, 'a> {
         let a = self.goal.analysis;
         let key = a.side_key(pos.board(), pos.castles(), color);
         let slot = (key as usize) & ((1 << CACHE_BITS) - 1);
-        let (k, m, c) = self.cache[slot];
-        if k == key && m != -1 {
-            return (m >= 0).then_some(Need {
-                moves: m,
-                captures: c,
-            });
+        let (k, need) = self.cache[slot];
+        if k == key && need != Some(UNSET) {
+            return need;
         }
         let need = a.need(pos.board(), pos.castles(), color);
-        self.cache[slot] = match need {
-            Some(n) => (key, n.moves, n.captures),
-            None => (key, -2, -2),
-        };
+        self.cache[slot] = (key, need);
         need
     }
 
@@ -175,7 +176,8 @@ impl<'s, 'a> Worker<'s, 'a> {
                 return false;
             };
             let to_capture = surplus(!color);
-            if need.moves > moves_left || to_capture > moves_left || need.captures > to_capture {
+            let least = need.moves.max(to_capture + need.straight);
+            if least > moves_left || need.captures > to_capture {
                 return false;
             }
         }
