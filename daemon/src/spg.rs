@@ -85,3 +85,48 @@ pub fn prove_legal(setup: &Setup, report: &mut Report) {
         )];
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{Config, Stage};
+    use crate::pipeline::judge_file;
+    use solvers::verdict::Kind;
+
+    fn stages(budget_s: f64) -> Vec<Stage> {
+        let mut stages = Config::builtin().stages;
+        for stage in &mut stages {
+            if let Stage::Solve(options) = stage {
+                options.budget_s = budget_s;
+            }
+        }
+        stages
+    }
+
+    #[test]
+    fn proof_game_verdict_lists_the_game() {
+        // ../shared/corpus/spg.csv spg019: unique in 6 plies.
+        let file = b"rnb1kbnr/pppp1ppp/8/4p3/3q4/4KP2/PPPPP1PP/RNBQ1BNR\n6\n";
+        let verdict = &judge_file("p.txt", file, &stages(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
+        assert_eq!(verdict.n_solutions, Some(1));
+        let games = verdict.solutions.as_ref().unwrap();
+        assert_eq!(games[0].san, "1.f3 e5 2.Kf2 Qh4+ 3.Ke3 Qd4#");
+        assert_eq!(games[0].uci[0], "f2f3");
+    }
+
+    #[test]
+    fn exhausted_budget_is_unsolved_with_a_note() {
+        // spg200, 24 plies: far more than zero seconds of work.
+        let file = b"rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R\n24\n";
+        let verdict = &judge_file("p.txt", file, &stages(0.0))[0];
+        assert_eq!(verdict.verdict, Kind::Unsolved, "{verdict:?}");
+        assert!(
+            verdict.notes.iter().any(|n| n.contains("budget ran out")),
+            "{verdict:?}"
+        );
+        assert!(
+            !verdict.notes.iter().any(|n| n.contains("not available")),
+            "{verdict:?}"
+        );
+    }
+}
