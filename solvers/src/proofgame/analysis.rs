@@ -390,16 +390,29 @@ mod tests {
         let castles = Castles::default();
         assert_eq!(
             a.need(&start, &castles, Color::White),
+            // e2-e4 is one move; e2xd3xe4 would be two captures and no
+            // straight step, so no straight step is forced.
             Some(Need {
                 moves: 1,
-                captures: 0
+                captures: 0,
+                straight: 0
             })
         );
         assert_eq!(
             a.need(&start, &castles, Color::Black),
             Some(Need {
                 moves: 0,
-                captures: 0
+                captures: 0,
+                straight: 0
+            })
+        );
+        let a = Analysis::new(&board("rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR"));
+        assert_eq!(
+            a.need(&start, &castles, Color::White),
+            Some(Need {
+                moves: 1,
+                captures: 0,
+                straight: 1
             })
         );
     }
