@@ -111,6 +111,9 @@ fn spg_corpus_quick_rows() {
     assert!(judged >= 60, "only {judged} rows in scope");
 }
 
+/// Not yet passing: spg130, spg170, spg186, spg197, spg200, spg202, spg205
+/// and the three rows over 24 plies run out of the row budget (`unsolved`);
+/// every other row matches.
 #[test]
 #[ignore = "long proof games: minutes in the dev profile; the benchmark checks them too"]
 fn spg_corpus_long_rows() {
