@@ -2,7 +2,8 @@
 //! copy of ../shared/corpus/spg.csv): every row's verdict and number of games
 //! must match, and the games the corpus lists must be among those found.
 //!
-//! The default run takes the rows up to `QUICK_PLIES` half-moves; the rest
+//! The default run takes the rows up to `QUICK_PLIES` half-moves that the
+//! reference solver did not find slow either; the rest
 //! are checked by `cargo test -p solvers --test spg_corpus -- --ignored` and
 //! by the benchmark (`cargo bench -p solvers --bench proofgame`).
 
@@ -15,8 +16,11 @@ use solvers::proofgame::{self, Judgement, Options};
 mod common;
 use common::{data, read_csv};
 
-/// Rows up to this length run in the default (dev-profile) test.
+/// Rows up to this length run in the default (dev-profile) test...
 const QUICK_PLIES: u32 = 16;
+/// ...unless the reference solver needed more than this (spg130: 29 s for
+/// Popeye, 30 s of CPU for cookd in a release build).
+const REFERENCE_QUICK_S: f64 = 10.0;
 
 /// Per-row limit: far above what a row in scope needs.
 const ROW_BUDGET: Duration = Duration::from_secs(120);
@@ -86,13 +90,27 @@ fn check_row(row: &HashMap<String, String>) -> Result<(), String> {
     Ok(())
 }
 
-fn run(select: impl Fn(u32) -> bool) -> usize {
+/// Wall seconds the reference solver needed, when the row says
+/// (`"popeye-4.104 run here (exact-dia7.5, 29.01 s wall)"`).
+fn reference_seconds(row: &HashMap<String, String>) -> Option<f64> {
+    let source = &row["verdict_source"];
+    let end = source.find(" s wall")?;
+    let start = source[..end].rfind(' ')? + 1;
+    source[start..end].parse().ok()
+}
+
+/// The default run's rows: short, and not slow for the reference either.
+fn quick(row: &HashMap<String, String>) -> bool {
+    let plies: u32 = row["halfmoves"].parse().unwrap();
+    plies <= QUICK_PLIES && reference_seconds(row).is_none_or(|s| s <= REFERENCE_QUICK_S)
+}
+
+fn run(select: impl Fn(&HashMap<String, String>) -> bool) -> usize {
     let rows = read_csv(&data("spg.csv"));
     let mut failures = Vec::new();
     let mut judged = 0;
     for row in &rows {
-        let plies: u32 = row["halfmoves"].parse().unwrap();
-        if !select(plies) {
+        if !select(row) {
             continue;
         }
         if let Err(e) = check_row(row) {
@@ -107,17 +125,18 @@ fn run(select: impl Fn(u32) -> bool) -> usize {
 
 #[test]
 fn spg_corpus_quick_rows() {
-    let judged = run(|plies| plies <= QUICK_PLIES);
+    let judged = run(quick);
     assert!(judged >= 60, "only {judged} rows in scope");
 }
 
-/// Not yet passing: spg130, spg170, spg186, spg197, spg200, spg202, spg205
-/// and the three rows over 24 plies run out of the row budget (`unsolved`);
-/// every other row matches.
+/// Slow or not yet solved: in the benchmark (release build) spg130 and
+/// spg170 take 30 s and 43 s of CPU; spg186, spg197, spg200, spg202, spg205
+/// and the three rows over 24 plies ran out of a 40 s budget (`unsolved`,
+/// which fails here).
 #[test]
 #[ignore = "long proof games: minutes in the dev profile; the benchmark checks them too"]
 fn spg_corpus_long_rows() {
-    run(|plies| plies > QUICK_PLIES);
+    run(|row| !quick(row));
 }
 
 /// The same quick rows on two threads (the synchronisation-depth split)
@@ -128,7 +147,8 @@ fn spg_corpus_two_threads() {
         .num_threads(2)
         .build()
         .unwrap();
-    let judged = pool.install(|| run(|plies| (8..=12).contains(&plies)));
+    let judged =
+        pool.install(|| run(|row| (8..=12).contains(&row["halfmoves"].parse::<u32>().unwrap())));
     assert!(judged >= 20, "only {judged} rows in scope");
 }
 
