@@ -129,10 +129,10 @@ fn spg_corpus_quick_rows() {
     assert!(judged >= 60, "only {judged} rows in scope");
 }
 
-/// Slow or not yet solved: in the benchmark (release build) spg130 and
-/// spg170 take 30 s and 43 s of CPU; spg186, spg197, spg200, spg202, spg205
-/// and the three rows over 24 plies ran out of a 40 s budget (`unsolved`,
-/// which fails here).
+/// Slow or not yet solved (benchmark, release build, CPU seconds): spg130
+/// 30 s, spg170 43 s, spg202 and spg205 27 s; spg186, spg197 and spg200 are
+/// still `unsolved` after 54 s of CPU, and so are the three rows over 24
+/// plies after 10 s (`unsolved` fails here).
 #[test]
 #[ignore = "long proof games: minutes in the dev profile; the benchmark checks them too"]
 fn spg_corpus_long_rows() {
