@@ -53,8 +53,8 @@ fn bundled_examples_all_get_verdicts() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    // 2 Popeye + 4 FEN lines + 2 proof games + 1 YAML entry.
-    assert_eq!(verdicts.len(), 9, "{verdicts:#?}");
+    // 2 Popeye + 4 FEN lines + 3 proof games + 1 YAML entry.
+    assert_eq!(verdicts.len(), 10, "{verdicts:#?}");
     let illegal: Vec<_> = verdicts
         .iter()
         .filter(|v| field(v, "verdict") == "illegal")
@@ -300,4 +300,46 @@ fn text_and_yaml_formats() {
     let yaml = String::from_utf8(yaml.stdout).unwrap();
     assert_eq!(yaml.matches("---\n").count(), 4);
     assert!(yaml.contains("verdict: illegal"), "{yaml}");
+}
+
+/// Proof games through the binary (examples/proofgames.txt; verified games
+/// from ../shared/corpus/spg.csv rows spg010, spg019 and spg042).
+#[test]
+fn proof_games_are_solved() {
+    let (output, verdicts) = solve_json(&["examples/proofgames.txt"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(verdicts.len(), 3, "{verdicts:#?}");
+    let sans = |v: &Value| -> Vec<String> {
+        v["solutions"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no solutions in {v}"))
+            .iter()
+            .map(|s| s["san"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    for (v, game) in verdicts
+        .iter()
+        .zip(["1.e4 h5 2.Qxh5 b6 3.Qh7", "1.f3 e5 2.Kf2 Qh4+ 3.Ke3 Qd4#"])
+    {
+        assert_eq!(field(v, "verdict"), "sound", "{v}");
+        assert_eq!(v["n_solutions"], 1, "{v}");
+        assert_eq!(sans(v), [game], "{v}");
+    }
+    let cooked = &verdicts[2];
+    assert_eq!(cooked["halfmoves"], 8);
+    assert_eq!(field(cooked, "verdict"), "cooked", "{cooked}");
+    assert_eq!(cooked["n_solutions"], 2, "{cooked}");
+    let mut games = sans(cooked);
+    games.sort();
+    assert_eq!(
+        games,
+        [
+            "1.b3 e5 2.Ba3 Be7 3.Bd6 Bg5 4.b4 Be3",
+            "1.b4 e6 2.Bb2 Bc5 3.Be5 Be3 4.Bd6 e5",
+        ]
+    );
 }

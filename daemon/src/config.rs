@@ -174,6 +174,14 @@ pub struct SolveOptions {
     /// How the threads share one problem; `cookd tune` measures both.
     #[serde(default)]
     pub parallel: Parallel,
+    /// Proof games: plies from the initial array at which the threads claim
+    /// subtrees (Stelvio's synchronisation depth).
+    #[serde(default = "default_spg_sync_depth")]
+    pub spg_sync_depth: u32,
+}
+
+fn default_spg_sync_depth() -> u32 {
+    solvers::proofgame::DEFAULT_SYNC_DEPTH
 }
 
 /// `parallel:` in the solve stage.

@@ -12,6 +12,7 @@ mod report;
 mod run;
 mod service;
 mod solve;
+mod spg;
 mod tune;
 
 use std::process::ExitCode;

@@ -51,11 +51,15 @@ pub fn judge(problem: &Problem, stages: &[Stage]) -> Verdict {
 fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
     let mut verdict = Verdict::for_problem(problem);
     let mut skipped = Vec::new();
+    // A solver that ran out of budget explains itself; the note below is for
+    // problems no solver looked at.
+    let mut solver_ran = false;
     for stage in stages {
         let started = Instant::now();
         match stage {
             Stage::Legality(_) => {
-                let report = legality::check(&problem.setup);
+                let mut report = legality::check(&problem.setup);
+                crate::spg::prove_legal(&problem.setup, &mut report);
                 if report.status == Status::Illegal {
                     verdict.verdict = Kind::Illegal;
                 }
@@ -63,7 +67,18 @@ fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
             }
             Stage::Solve(options) if is_mate(problem.stipulation) => {
                 solve_mate(problem, options, &mut verdict);
+                solver_ran = true;
             }
+            Stage::Solve(options) => match problem.stipulation {
+                Stipulation::ProofGame { plies } => {
+                    crate::spg::solve(problem, plies, options, &mut verdict);
+                    solver_ran = true;
+                }
+                _ => {
+                    skipped.push(stage.name());
+                    continue;
+                }
+            },
             // Later stages of the design are not part of this build yet; the
             // verdict says so instead of pretending they ran.
             other => {
@@ -77,7 +92,7 @@ fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
             break;
         }
     }
-    if verdict.verdict == Kind::Unsolved {
+    if verdict.verdict == Kind::Unsolved && !solver_ran {
         let note = if skipped.is_empty() {
             "no solving stage is configured".to_owned()
         } else {

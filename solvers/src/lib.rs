@@ -7,6 +7,7 @@ pub mod check;
 pub mod legality;
 pub mod mate;
 pub mod problem;
+pub mod proofgame;
 pub mod search;
 pub mod stipulation;
 pub mod tablebase;

@@ -1,0 +1,132 @@
+//! The solve stage for proof games (`SPG n`): runs the proof-game search and
+//! turns its outcome into the verdict's `solutions`, `n_solutions` and verdict
+//! word. Progress of long searches goes to stderr.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::Setup;
+use solvers::legality::{Report, Status};
+use solvers::problem::Problem;
+use solvers::proofgame::{self, Judgement, Options, Progress};
+use solvers::verdict::{Kind, Verdict};
+
+use crate::config::SolveOptions;
+
+/// Fills `verdict` for the proof game `problem` of `plies` half-moves.
+pub fn solve(problem: &Problem, plies: u32, options: &SolveOptions, verdict: &mut Verdict) {
+    let id = verdict.id.clone();
+    let report = move |p: &Progress| {
+        eprintln!(
+            "cookd: {id}: proof games of {} plies: {} nodes, {} solution(s) so far, {:.1} s",
+            p.plies,
+            p.nodes,
+            p.solutions,
+            p.elapsed.as_secs_f64()
+        );
+    };
+    let search = Options {
+        deadline: Some(Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0))),
+        hash_mb: options.hash_mb,
+        sync_depth: options.spg_sync_depth,
+        progress: Some(&report),
+        ..Options::default()
+    };
+    let outcome = match proofgame::solve(&problem.setup.board, plies, &search) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            verdict.notes.push(format!("proof game not searched: {e}"));
+            return;
+        }
+    };
+    let mut lines = outcome.exact.lines.clone();
+    let mut count = outcome.exact.count;
+    for short in &outcome.short {
+        lines.extend(short.lines.iter().cloned());
+        count += short.count;
+    }
+    verdict.verdict = match outcome.judgement {
+        Judgement::Sound => Kind::Sound,
+        Judgement::Cooked => Kind::Cooked,
+        Judgement::NoSolution => Kind::NoSolution,
+        Judgement::Illegal => Kind::Illegal,
+        Judgement::Unsolved => Kind::Unsolved,
+    };
+    if outcome.judgement != Judgement::Illegal {
+        verdict.n_solutions = Some(count as usize);
+        verdict.solutions = Some(lines);
+    }
+    if count as usize > verdict.solutions.as_ref().map_or(0, Vec::len) {
+        verdict.notes.push(format!(
+            "{count} proof games in all; the first {} are listed",
+            verdict.solutions.as_ref().map_or(0, Vec::len)
+        ));
+    }
+    verdict.notes.extend(outcome.notes);
+}
+
+/// Longest proof game the legality stage looks for.
+const PROOF_PLIES: u32 = 12;
+/// Time the legality stage spends looking for one: a diagram the static
+/// layers leave undecided costs at most this much latency.
+const PROOF_TIME: Duration = Duration::from_millis(300);
+
+/// Settles an `undecided` legality report with a proof game when a short one
+/// exists (the game is the evidence); leaves it undecided otherwise.
+pub fn prove_legal(setup: &Setup, report: &mut Report) {
+    if report.status != Status::Undecided {
+        return;
+    }
+    if let Some(game) = proofgame::prove(setup, PROOF_PLIES, Instant::now() + PROOF_TIME) {
+        report.status = Status::Legal;
+        report.evidence = vec![format!(
+            "proof game of {} half-moves: {}",
+            game.uci.len(),
+            game.san
+        )];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{Config, Stage};
+    use crate::pipeline::judge_file;
+    use solvers::verdict::Kind;
+
+    fn stages(budget_s: f64) -> Vec<Stage> {
+        let mut stages = Config::builtin().stages;
+        for stage in &mut stages {
+            if let Stage::Solve(options) = stage {
+                options.budget_s = budget_s;
+            }
+        }
+        stages
+    }
+
+    #[test]
+    fn proof_game_verdict_lists_the_game() {
+        // ../shared/corpus/spg.csv spg019: unique in 6 plies.
+        let file = b"rnb1kbnr/pppp1ppp/8/4p3/3q4/4KP2/PPPPP1PP/RNBQ1BNR\n6\n";
+        let verdict = &judge_file("p.txt", file, &stages(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
+        assert_eq!(verdict.n_solutions, Some(1));
+        let games = verdict.solutions.as_ref().unwrap();
+        assert_eq!(games[0].san, "1.f3 e5 2.Kf2 Qh4+ 3.Ke3 Qd4#");
+        assert_eq!(games[0].uci[0], "f2f3");
+    }
+
+    #[test]
+    fn exhausted_budget_is_unsolved_with_a_note() {
+        // spg200, 24 plies: far more than zero seconds of work.
+        let file = b"rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R\n24\n";
+        let verdict = &judge_file("p.txt", file, &stages(0.0))[0];
+        assert_eq!(verdict.verdict, Kind::Unsolved, "{verdict:?}");
+        assert!(
+            verdict.notes.iter().any(|n| n.contains("budget ran out")),
+            "{verdict:?}"
+        );
+        assert!(
+            !verdict.notes.iter().any(|n| n.contains("not available")),
+            "{verdict:?}"
+        );
+    }
+}

@@ -1,0 +1,318 @@
+//! The proof-game search: depth-first over the exact number of plies left,
+//! pruned by the static bound, counting solutions with a transposition table
+//! of (position, plies left) → number of ways to reach the diagram.
+//!
+//! Parallel search follows Stelvio: every worker walks the top of the tree
+//! (down to the synchronisation depth) in the same order, without the table
+//! so that the order is the same for all; each node at the synchronisation
+//! depth gets the same number in every worker, and a worker searches it only
+//! if that number is larger than the largest claimed so far (one atomic
+//! maximum). Each such node is searched by exactly one worker, no locks.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position};
+
+use super::analysis::{Analysis, Need};
+use super::Progress;
+use crate::search::{payload, Table};
+
+/// What a search aims at: the diagram, or (last-move retraction) a
+/// position before it from which a last move must lead to the diagram.
+#[derive(Clone, Copy)]
+pub(crate) struct Goal<'g> {
+    pub analysis: &'g Analysis,
+    /// The diagram, when the analysis is of a retracted position.
+    pub last: Option<&'g Board>,
+    /// Mixed into table keys, so goals can share one table.
+    pub salt: u64,
+    /// Castling rights (rook squares) the final position must have exactly,
+    /// when the goal fixes them (a FEN does; a proof-game diagram does not).
+    pub rights: Option<Bitboard>,
+}
+
+impl Goal<'_> {
+    /// Whether `pos` is the goal position.
+    fn reached(&self, pos: &Chess) -> bool {
+        pos.board() == self.analysis.target()
+            && self
+                .rights
+                .is_none_or(|rights| pos.castles().castling_rights() == rights)
+    }
+
+    /// The moves from `pos` (on the goal's board) that end the game.
+    fn finishing_moves(&self, pos: &Chess) -> Vec<Move> {
+        match self.last {
+            None => Vec::new(),
+            Some(last) => pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| {
+                    let mut child = pos.clone();
+                    child.play_unchecked(*m);
+                    child.board() == last
+                })
+                .collect(),
+        }
+    }
+}
+
+/// State every worker of one search shares.
+pub(crate) struct Shared<'a> {
+    pub table: Table,
+    pub deadline: Option<Instant>,
+    pub started: Instant,
+    pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    pub sync_depth: u32,
+    pub abort: AtomicBool,
+    claimed: AtomicU64,
+    pub nodes: AtomicU64,
+    pub solutions: AtomicU64,
+    last_report_ms: AtomicU64,
+    /// The length being searched (for progress reports).
+    pub plies: AtomicU64,
+}
+
+impl<'a> Shared<'a> {
+    pub fn new(
+        table: Table,
+        deadline: Option<Instant>,
+        progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+        sync_depth: u32,
+    ) -> Shared<'a> {
+        Shared {
+            table,
+            deadline,
+            started: Instant::now(),
+            progress,
+            sync_depth,
+            abort: AtomicBool::new(false),
+            claimed: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
+            solutions: AtomicU64::new(0),
+            last_report_ms: AtomicU64::new(0),
+            plies: AtomicU64::new(0),
+        }
+    }
+
+    /// Starts a new count over `plies` (the claim numbering restarts).
+    pub fn begin(&self, plies: u32) {
+        self.claimed.store(0, Ordering::SeqCst);
+        self.plies.store(u64::from(plies), Ordering::Relaxed);
+    }
+
+    pub fn aborted(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
+    }
+
+    /// Claims node `n` of the synchronisation depth: true for exactly one
+    /// worker, the first to get there.
+    fn claim(&self, n: u64) -> bool {
+        self.claimed.fetch_max(n, Ordering::AcqRel) < n
+    }
+}
+
+const CACHE_BITS: u32 = 14;
+
+/// Marks an empty cache slot (no real need is negative).
+const UNSET: Need = Need {
+    moves: -1,
+    captures: -1,
+    straight: -1,
+};
+
+/// One thread's view of a search: its own bound cache and counters.
+pub(crate) struct Worker<'s, 'a> {
+    shared: &'s Shared<'a>,
+    goal: Goal<'s>,
+    cache: Vec<(u64, Option<Need>)>,
+    nodes: u64,
+    /// Nodes met at the synchronisation depth so far (`None`: not parallel).
+    sync_seen: Option<u64>,
+}
+
+fn tt_key(hash: u64, left: u32) -> u64 {
+    hash ^ u64::from(left).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
+impl<'s, 'a> Worker<'s, 'a> {
+    pub fn new(shared: &'s Shared<'a>, goal: Goal<'s>, parallel: bool) -> Worker<'s, 'a> {
+        Worker {
+            shared,
+            goal,
+            cache: vec![(0, Some(UNSET)); 1 << CACHE_BITS],
+            nodes: 0,
+            sync_seen: parallel.then_some(0),
+        }
+    }
+
+    fn need(&mut self, pos: &Chess, color: Color) -> Option<Need> {
+        let a = self.goal.analysis;
+        let key = a.side_key(pos.board(), pos.castles(), color);
+        let slot = (key as usize) & ((1 << CACHE_BITS) - 1);
+        let (k, need) = self.cache[slot];
+        if k == key && need != Some(UNSET) {
+            return need;
+        }
+        let need = a.need(pos.board(), pos.castles(), color);
+        self.cache[slot] = (key, need);
+        need
+    }
+
+    /// Whether the diagram may still be reached in exactly `left` plies.
+    pub fn feasible(&mut self, pos: &Chess, left: u32) -> bool {
+        let targets = |c: Color| self.goal.analysis.target().by_color(c).count() as i32;
+        let board = pos.board();
+        let surplus = |c: Color| board.by_color(c).count() as i32 - targets(c);
+        for color in [Color::White, Color::Black] {
+            let moves_left = if color == pos.turn() {
+                left.div_ceil(2)
+            } else {
+                left / 2
+            } as i32;
+            let Some(need) = self.need(pos, color) else {
+                return false;
+            };
+            let to_capture = surplus(!color);
+            let least = need.moves.max(to_capture + need.straight);
+            if least > moves_left || need.captures > to_capture {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 0xFFF != 0 {
+            return;
+        }
+        let shared = self.shared;
+        let total = shared.nodes.fetch_add(0x1000, Ordering::Relaxed) + 0x1000;
+        let now = Instant::now();
+        if shared.deadline.is_some_and(|d| now >= d) {
+            shared.abort.store(true, Ordering::Relaxed);
+        }
+        if let Some(report) = shared.progress {
+            let ms = now.duration_since(shared.started).as_millis() as u64;
+            let last = shared.last_report_ms.load(Ordering::Relaxed);
+            if ms >= last + 1000
+                && shared
+                    .last_report_ms
+                    .compare_exchange(last, ms, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+            {
+                report(&Progress {
+                    plies: shared.plies.load(Ordering::Relaxed) as u32,
+                    nodes: total,
+                    solutions: shared.solutions.load(Ordering::Relaxed),
+                    elapsed: Duration::from_millis(ms),
+                });
+            }
+        }
+    }
+
+    /// Flushes this worker's node count into the shared total.
+    pub fn finish(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes & 0xFFF, Ordering::Relaxed);
+        self.nodes &= !0xFFF;
+    }
+
+    /// Number of games of exactly `left` plies from `pos` to the diagram.
+    /// `depth` is the ply count from the root of this search. Counts made
+    /// after an abort are partial and never stored.
+    pub fn count(&mut self, pos: &Chess, left: u32, depth: u32) -> u64 {
+        self.tick();
+        if self.shared.aborted() {
+            return 0;
+        }
+        if left == 0 {
+            if !self.goal.reached(pos) {
+                return 0;
+            }
+            let found = match self.goal.last {
+                None => 1,
+                Some(_) => self.goal.finishing_moves(pos).len() as u64,
+            };
+            self.shared.solutions.fetch_add(found, Ordering::Relaxed);
+            return found;
+        }
+        if !self.feasible(pos, left) {
+            return 0;
+        }
+        let shared = self.shared;
+        let mut above_sync = false;
+        if let Some(seen) = self.sync_seen.as_mut() {
+            if depth == shared.sync_depth {
+                *seen += 1;
+                if !shared.claim(*seen) {
+                    return 0;
+                }
+            }
+            above_sync = depth < shared.sync_depth;
+        }
+        // Above the synchronisation depth every worker must see the same
+        // tree, so the table (filled in racy order) is not consulted there.
+        let key =
+            tt_key(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0, left) ^ self.goal.salt;
+        if !above_sync {
+            if let Some(data) = shared.table.get(key) {
+                return payload(data) - 1;
+            }
+        }
+        let mut total = 0;
+        for m in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            total += self.count(&child, left - 1, depth.saturating_add(1));
+        }
+        if !shared.aborted() && !above_sync {
+            shared.table.put(key, total + 1, left.min(255) as u8);
+        }
+        total
+    }
+
+    /// Up to `cap` games of exactly `left` plies from `pos`, appended to
+    /// `out` (`prefix` is the game so far).
+    pub fn lines(
+        &mut self,
+        pos: &Chess,
+        left: u32,
+        prefix: &mut Vec<Move>,
+        out: &mut Vec<Vec<Move>>,
+        cap: usize,
+    ) {
+        if out.len() >= cap || self.shared.aborted() {
+            return;
+        }
+        if left == 0 {
+            if !self.goal.reached(pos) {
+                return;
+            }
+            if self.goal.last.is_none() {
+                out.push(prefix.clone());
+            }
+            for m in self.goal.finishing_moves(pos) {
+                if out.len() < cap {
+                    let mut game = prefix.clone();
+                    game.push(m);
+                    out.push(game);
+                }
+            }
+            return;
+        }
+        for m in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            if self.count(&child, left - 1, u32::MAX) > 0 {
+                prefix.push(m);
+                self.lines(&child, left - 1, prefix, out, cap);
+                prefix.pop();
+            }
+        }
+    }
+}
