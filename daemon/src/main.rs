@@ -12,6 +12,7 @@ mod report;
 mod run;
 mod service;
 mod solve;
+mod tbverify;
 mod tune;
 
 use std::process::ExitCode;
@@ -44,6 +45,9 @@ enum Command {
     /// Measure solver thread scaling on a fixed problem set and suggest the
     /// `threads:` setting for pipeline.yaml.
     Tune(tune::Args),
+    /// Verify endgame recognizers against tablebases (to become `cookd tb
+    /// verify`).
+    TbVerify(tbverify::VerifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::History(args) => history::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::TbVerify(args) => tbverify::verify(args),
     };
     match result {
         Ok(code) => code,

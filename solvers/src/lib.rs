@@ -9,6 +9,7 @@ pub mod mate;
 pub mod problem;
 pub mod search;
 pub mod stipulation;
+pub mod recognizer;
 pub mod tablebase;
 pub mod verdict;
 
