@@ -43,7 +43,7 @@ pub struct Recognizer {
 enum Rule {
     Dead,
     Kpk(Arc<kpk::Kpk>),
-    Kbpk,
+    Kbpk(Arc<kpk::Kpk>),
     Knnk,
     Kpkp(Arc<kpk::Kpk>),
     Krpkr,
@@ -83,7 +83,7 @@ impl Recognizer {
         match &self.rule {
             Rule::Dead => dead::recognize(pos),
             Rule::Kpk(kpk) => kpk.recognize(pos),
-            Rule::Kbpk => kbpk::recognize(pos),
+            Rule::Kbpk(kpk) => kbpk::recognize(pos, kpk),
             Rule::Knnk => knnk::recognize(pos),
             Rule::Kpkp(kpk) => kpkp::recognize(pos, kpk),
             Rule::Krpkr => krpkr::recognize(pos),
@@ -129,7 +129,7 @@ impl Registry {
                     Rule::Dead,
                 ),
                 recognizer("kpk", &["KPvK"], true, Rule::Kpk(kpk.clone())),
-                recognizer("kbpk", &["KBPvK"], true, Rule::Kbpk),
+                recognizer("kbpk", &["KBPvK"], true, Rule::Kbpk(kpk.clone())),
                 recognizer("knnk", &["KNNvK"], true, Rule::Knnk),
                 recognizer("kpkp", &["KPvKP"], true, Rule::Kpkp(kpk)),
                 // Five units: no table here to verify them against yet.
