@@ -7,9 +7,9 @@ pub mod check;
 pub mod legality;
 pub mod mate;
 pub mod problem;
+pub mod recognizer;
 pub mod search;
 pub mod stipulation;
-pub mod recognizer;
 pub mod tablebase;
 pub mod verdict;
 

@@ -23,12 +23,9 @@ pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
         }
         let mut after = pos.clone();
         after.play_unchecked(*m);
-        let kings_inside = [strong, !strong].iter().all(|&c| {
-            after
-                .board()
-                .king_of(c)
-                .is_some_and(|sq| !on_edge(sq))
-        });
+        let kings_inside = [strong, !strong]
+            .iter()
+            .all(|&c| after.board().king_of(c).is_some_and(|sq| !on_edge(sq)));
         let recapture = after.legal_moves().iter().any(|r| r.to() == m.to());
         kings_inside && !recapture
     });
@@ -56,13 +53,13 @@ mod tests {
     #[test]
     fn a_minor_won_for_nothing_is_a_draw() {
         // Black's king takes the undefended bishop on d5.
-        let fen = "8/8/4k3/3B4/8/2N1K3/8/6n1 b - - 0 1";
+        let fen = "8/8/8/2kB4/8/4K3/8/N5n1 b - - 0 1";
         assert_eq!(recognize(&pos(fen)), Some(Wdl::Draw));
         // The same with White to move: no claim.
-        let fen = "8/8/4k3/3B4/8/2N1K3/8/6n1 w - - 0 1";
+        let fen = "8/8/8/2kB4/8/4K3/8/N5n1 w - - 0 1";
         assert_eq!(recognize(&pos(fen)), None);
         // The bishop is defended by the knight: no claim.
-        let fen = "8/8/4k3/3B4/1N6/4K3/8/6n1 b - - 0 1";
+        let fen = "8/8/8/2kB4/5N2/4K3/8/6n1 b - - 0 1";
         assert_eq!(recognize(&pos(fen)), None);
     }
 }

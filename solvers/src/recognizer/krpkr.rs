@@ -64,9 +64,8 @@ fn philidor(u: &Units) -> bool {
     let weak_rook_attacked = king_attacks(u.strong_king).contains(u.weak_rook)
         || rook_attacks(u.strong_rook, u.occupied).contains(u.weak_rook);
     let weak_rook_defended = king_attacks(u.weak_king).contains(u.weak_rook);
-    let strong_rook_hangs = (king_attacks(u.weak_king)
-        | rook_attacks(u.weak_rook, u.occupied))
-    .contains(u.strong_rook)
+    let strong_rook_hangs = (king_attacks(u.weak_king) | rook_attacks(u.weak_rook, u.occupied))
+        .contains(u.strong_rook)
         && !king_attacks(u.strong_king).contains(u.strong_rook);
     !matches!(u.pawn.file(), File::A | File::H)
         && u.weak_king.distance(queening) <= 1
@@ -74,7 +73,7 @@ fn philidor(u: &Units) -> bool {
         && u.pawn.rank() <= Rank::Fifth
         && u.strong_king.rank() <= Rank::Fifth
         && u.weak_rook.rank() == Rank::Sixth
-        && !(weak_rook_attacked && !weak_rook_defended)
+        && (!weak_rook_attacked || weak_rook_defended)
         && !strong_rook_hangs
 }
 
@@ -140,7 +139,7 @@ mod tests {
             // The Lucena setup with the rook not between king and pawn.
             "3K4/3P2k1/8/8/8/8/2r5/7R w - - 0 1",
             // White in check.
-            "3K4/3P2k1/8/8/8/8/8/3rR3 w - - 0 1",
+            "3K3r/3P2k1/8/8/8/8/8/4R3 w - - 0 1",
         ] {
             assert_eq!(recognize(&pos(fen)), None, "{fen}");
         }

@@ -19,9 +19,9 @@ use crate::tablebase::{Material, Wdl};
 mod dead;
 mod kbnkn;
 mod kbpk;
+mod knnk;
 pub mod kpk;
 mod kpkp;
-mod knnk;
 mod krpkr;
 pub mod verify;
 

@@ -198,9 +198,7 @@ fn place(
                 turn,
                 ..Setup::empty()
             };
-            if let Ok(pos) = Chess::from_setup(setup, CastlingMode::Standard)
-                .or_else(|e| e.ignore_impossible_check())
-            {
+            if let Some(pos) = legal(setup) {
                 visit(&pos);
             }
         }
@@ -226,5 +224,14 @@ fn place(
         board.set_piece_at(sq, unit);
         place(units, i + 1, prefix, board, visit);
         board.discard_piece_at(sq);
+    }
+}
+
+/// The position of `setup` when shakmaty accepts it, checks no last move
+/// could have given included.
+fn legal(setup: Setup) -> Option<Chess> {
+    match Chess::from_setup(setup, CastlingMode::Standard) {
+        Ok(pos) => Some(pos),
+        Err(error) => error.ignore_impossible_check().ok(),
     }
 }
