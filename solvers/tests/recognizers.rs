@@ -57,11 +57,22 @@ fn dead_positions_are_draws() {
         assert_eq!(stats.positions, positions, "{key}");
         assert_eq!(stats.spotted_draws, positions, "{key}: all dead");
     }
-    // Same-coloured bishops only: the rest (opposite colours) is silent.
-    let stats = run(&registry, "dead", "KBvKB", SAMPLE);
-    assert!(stats.spotted_draws >= 1_645_362, "{stats:?}");
     let stats = run(&registry, "dead", "KvKBB", SAMPLE);
     assert!(stats.spotted_draws >= 850_574, "{stats:?}");
+}
+
+#[test]
+fn minor_piece_draws_are_exact() {
+    let registry = Registry::new();
+    for (key, spotted) in [
+        ("KBvKB", 2_143_674),
+        ("KBvKN", 981_310),
+        ("KNvKB", 981_298),
+        ("KNvKN", 1_007_696),
+    ] {
+        let stats = run(&registry, "minors", key, SAMPLE);
+        assert!(stats.spotted_draws >= spotted, "{key}: {stats:?}");
+    }
 }
 
 #[test]
@@ -104,7 +115,8 @@ fn registry_finds_recognizers_by_material_in_both_orientations() {
         ("KvKP", "kpk"),
         ("KvKBP", "kbpk"),
         ("KNNvK", "knnk"),
-        ("KBvKB", "dead"),
+        ("KBvKB", "minors"),
+        ("KNvKB", "minors"),
         ("KRvKPR", "krpkr"),
     ] {
         let material: Material = key.parse().unwrap();

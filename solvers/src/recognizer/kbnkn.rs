@@ -2,13 +2,14 @@
 //! with `verified: false`, not consulted until then).
 //!
 //! The rule: the side with the lone knight, to move, can take the bishop or
-//! the knight for nothing (the unit is not defended). What is left, a minor
-//! piece each, is a draw apart from a few corner mates, and neither side
-//! is mated on the spot: both kings off the edge afterwards.
+//! the knight into a minor-piece ending that the (verified) minor-piece
+//! rules call a draw. That proves it does not lose; that it cannot win
+//! either (mates by a lone knight need the other king smothered by its own
+//! units in a corner) is the part the 5-unit tables must confirm.
 
-use shakmaty::{Chess, File, Position, Rank, Role, Square};
+use shakmaty::{Chess, Position, Role};
 
-use super::strong_color;
+use super::{minors, strong_color};
 use crate::tablebase::Wdl;
 
 pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
@@ -16,24 +17,15 @@ pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
     if pos.turn() == strong {
         return None;
     }
-    let safe_capture = pos.legal_moves().iter().any(|m| {
-        let takes_minor = matches!(m.capture(), Some(Role::Bishop | Role::Knight));
-        if !takes_minor {
+    let holds = pos.legal_moves().iter().any(|m| {
+        if !matches!(m.capture(), Some(Role::Bishop | Role::Knight)) {
             return false;
         }
         let mut after = pos.clone();
         after.play_unchecked(*m);
-        let kings_inside = [strong, !strong]
-            .iter()
-            .all(|&c| after.board().king_of(c).is_some_and(|sq| !on_edge(sq)));
-        let recapture = after.legal_moves().iter().any(|r| r.to() == m.to());
-        kings_inside && !recapture
+        minors::recognize(&after) == Some(Wdl::Draw)
     });
-    safe_capture.then_some(Wdl::Draw)
-}
-
-fn on_edge(sq: Square) -> bool {
-    matches!(sq.file(), File::A | File::H) || matches!(sq.rank(), Rank::First | Rank::Eighth)
+    holds.then_some(Wdl::Draw)
 }
 
 #[cfg(test)]
@@ -51,15 +43,18 @@ mod tests {
     }
 
     #[test]
-    fn a_minor_won_for_nothing_is_a_draw() {
-        // Black's king takes the undefended bishop on d5.
+    fn a_minor_taken_into_a_drawn_ending_is_a_draw() {
+        // Black's king takes the bishop on d5; both kings stay off the edge.
         let fen = "8/8/8/2kB4/8/4K3/8/N5n1 b - - 0 1";
         assert_eq!(recognize(&pos(fen)), Some(Wdl::Draw));
         // The same with White to move: no claim.
         let fen = "8/8/8/2kB4/8/4K3/8/N5n1 w - - 0 1";
         assert_eq!(recognize(&pos(fen)), None);
-        // The bishop is defended by the knight: no claim.
-        let fen = "8/8/8/2kB4/5N2/4K3/8/6n1 b - - 0 1";
+        // Nothing to take: no claim.
+        let fen = "8/8/8/2k5/8/4K3/3B4/N5n1 b - - 0 1";
+        assert_eq!(recognize(&pos(fen)), None);
+        // The only capture leaves White's king on the edge: no claim.
+        let fen = "8/8/8/8/8/2k5/2B5/K5nN b - - 0 1";
         assert_eq!(recognize(&pos(fen)), None);
     }
 }

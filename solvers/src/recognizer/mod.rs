@@ -3,9 +3,10 @@
 //!
 //! A recognizer may be partial (it answers `None`, "don't know", where its
 //! rules do not reach), but every answer it gives must be exact. That is not
-//! taken on trust: [`verify`] runs a recognizer over every position of its
-//! material and compares it with a [`WdlOracle`]. Recognizers whose
-//! materials no oracle here covers (5 units) are registered with
+//! taken on trust: [`verify()`] runs a recognizer over every position of its
+//! material and compares it with a
+//! [`WdlOracle`](crate::tablebase::WdlOracle). Recognizers whose materials
+//! no oracle here covers (5 units) are registered with
 //! `verified: false` and are not consulted by [`Registry::recognize`] until
 //! they have been verified against tables.
 
@@ -23,6 +24,7 @@ mod knnk;
 pub mod kpk;
 mod kpkp;
 mod krpkr;
+mod minors;
 pub mod verify;
 
 pub use verify::{enumerate, verify, Sample, Stats, VerifyError};
@@ -42,6 +44,7 @@ pub struct Recognizer {
 #[derive(Debug)]
 enum Rule {
     Dead,
+    Minors,
     Kpk(Arc<kpk::Kpk>),
     Kbpk(Arc<kpk::Kpk>),
     Knnk,
@@ -82,6 +85,7 @@ impl Recognizer {
         }
         match &self.rule {
             Rule::Dead => dead::recognize(pos),
+            Rule::Minors => minors::recognize(pos),
             Rule::Kpk(kpk) => kpk.recognize(pos),
             Rule::Kbpk(kpk) => kbpk::recognize(pos, kpk),
             Rule::Knnk => knnk::recognize(pos),
@@ -122,12 +126,8 @@ impl Registry {
         };
         Registry {
             recognizers: vec![
-                recognizer(
-                    "dead",
-                    &["KvK", "KNvK", "KBvK", "KBvKB", "KBBvK"],
-                    true,
-                    Rule::Dead,
-                ),
+                recognizer("dead", &["KvK", "KNvK", "KBvK", "KBBvK"], true, Rule::Dead),
+                recognizer("minors", &["KBvKB", "KBvKN", "KNvKN"], true, Rule::Minors),
                 recognizer("kpk", &["KPvK"], true, Rule::Kpk(kpk.clone())),
                 recognizer("kbpk", &["KBPvK"], true, Rule::Kbpk(kpk.clone())),
                 recognizer("knnk", &["KNNvK"], true, Rule::Knnk),
