@@ -13,6 +13,7 @@ mod run;
 mod service;
 mod solve;
 mod spg;
+mod tbverify;
 mod tune;
 
 use std::process::ExitCode;
@@ -45,6 +46,9 @@ enum Command {
     /// Measure solver thread scaling on a fixed problem set and suggest the
     /// `threads:` setting for pipeline.yaml.
     Tune(tune::Args),
+    /// Verify endgame recognizers against tablebases (to become `cookd tb
+    /// verify`).
+    TbVerify(tbverify::VerifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::History(args) => history::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::TbVerify(args) => tbverify::verify(args),
     };
     match result {
         Ok(code) => code,

@@ -8,6 +8,7 @@ pub mod legality;
 pub mod mate;
 pub mod problem;
 pub mod proofgame;
+pub mod recognizer;
 pub mod search;
 pub mod stipulation;
 pub mod tablebase;

@@ -40,6 +40,19 @@ impl SyzygyTables {
         Ok((SyzygyTables { tables }, count))
     }
 
+    /// Like [`SyzygyTables::open`], but each table file is read into memory
+    /// whole when first needed, so probes make no system calls: for
+    /// verification runs that probe every position of a table (the 3-4-unit
+    /// files are a few MB in all).
+    pub fn open_in_memory(dir: &Path) -> Result<(SyzygyTables, usize), OpenError> {
+        let mut tables = Tablebase::with_filesystem(std::sync::Arc::new(InMemory));
+        let count = tables.add_directory(dir).map_err(|source| OpenError {
+            dir: dir.display().to_string(),
+            source,
+        })?;
+        Ok((SyzygyTables { tables }, count))
+    }
+
     /// The largest number of units any registered table covers.
     pub fn max_pieces(&self) -> usize {
         self.tables.max_pieces()
@@ -90,5 +103,54 @@ fn probe_error(pos: &Chess, error: SyzygyError) -> ProbeError {
             material,
             error: other.to_string(),
         },
+    }
+}
+
+/// Table files read whole into memory on opening.
+#[derive(Debug)]
+struct InMemory;
+
+impl shakmaty_syzygy::filesystem::Filesystem for InMemory {
+    fn regular_file_size(&self, path: &Path) -> std::io::Result<u64> {
+        let meta = std::fs::metadata(path)?;
+        if meta.is_file() {
+            Ok(meta.len())
+        } else {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file",
+            ))
+        }
+    }
+
+    fn read_dir(&self, path: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+        std::fs::read_dir(path)?
+            .map(|entry| entry.map(|e| e.path()))
+            .collect()
+    }
+
+    fn open(
+        &self,
+        path: &Path,
+    ) -> std::io::Result<Box<dyn shakmaty_syzygy::filesystem::RandomAccessFile>> {
+        Ok(Box::new(InMemoryFile(std::fs::read(path)?)))
+    }
+}
+
+struct InMemoryFile(Vec<u8>);
+
+impl shakmaty_syzygy::filesystem::RandomAccessFile for InMemoryFile {
+    fn read_at(
+        &self,
+        buf: &mut [u8],
+        offset: u64,
+        _hint: shakmaty_syzygy::filesystem::ReadHint,
+    ) -> std::io::Result<usize> {
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.0.len());
+        let n = buf.len().min(self.0.len() - start);
+        buf[..n].copy_from_slice(&self.0[start..start + n]);
+        Ok(n)
     }
 }

@@ -1,0 +1,147 @@
+//! KRPKR: Philidor's draw and Lucena's win, as patterns. Both await
+//! verification against 5-unit tables: the recognizer is registered with
+//! `verified: false` and not consulted until then.
+//!
+//! Philidor (a draw, either side to move): the defending king on the
+//! promotion square or next to it, the pawn not yet past its fifth rank,
+//! the attacking king not past its fifth rank either, the defending rook on
+//! the sixth rank (the defender's third) holding it off; nothing hangs and
+//! nobody is in check.
+//!
+//! Lucena (a win for the side with the pawn, to move): its king on the
+//! promotion square, the pawn (not a rook pawn) right below it on the
+//! seventh rank, the defending king cut off by at least two files by the
+//! attacking rook standing between it and the pawn; nobody in check.
+
+use shakmaty::attacks::{king_attacks, rook_attacks};
+use shakmaty::{Bitboard, Chess, Color, File, Position, Rank, Role, Square};
+
+use super::{strong_color, View};
+use crate::tablebase::Wdl;
+
+/// The units of a KRPKR position as the side with the pawn sees it.
+struct Units {
+    strong_king: Square,
+    strong_rook: Square,
+    pawn: Square,
+    weak_king: Square,
+    weak_rook: Square,
+    occupied: Bitboard,
+}
+
+pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
+    let strong = strong_color(pos, "KRPvKR")?;
+    let view = View::new(pos, strong);
+    if pos.is_check() {
+        return None;
+    }
+    let units = Units {
+        strong_king: view.single(pos, true, Role::King)?,
+        strong_rook: view.single(pos, true, Role::Rook)?,
+        pawn: view.single(pos, true, Role::Pawn)?,
+        weak_king: view.single(pos, false, Role::King)?,
+        weak_rook: view.single(pos, false, Role::Rook)?,
+        occupied: relative(pos.board().occupied(), strong),
+    };
+    if philidor(&units) {
+        return Some(Wdl::Draw);
+    }
+    if view.strong_to_move && lucena(&units) {
+        return Some(Wdl::Win);
+    }
+    None
+}
+
+fn relative(bb: Bitboard, strong: Color) -> Bitboard {
+    match strong {
+        Color::White => bb,
+        Color::Black => bb.flip_vertical(),
+    }
+}
+
+fn philidor(u: &Units) -> bool {
+    let queening = Square::from_coords(u.pawn.file(), Rank::Eighth);
+    let weak_rook_attacked = king_attacks(u.strong_king).contains(u.weak_rook)
+        || rook_attacks(u.strong_rook, u.occupied).contains(u.weak_rook);
+    let weak_rook_defended = king_attacks(u.weak_king).contains(u.weak_rook);
+    let strong_rook_hangs = (king_attacks(u.weak_king) | rook_attacks(u.weak_rook, u.occupied))
+        .contains(u.strong_rook)
+        && !king_attacks(u.strong_king).contains(u.strong_rook);
+    !matches!(u.pawn.file(), File::A | File::H)
+        && u.weak_king.distance(queening) <= 1
+        && u.weak_king.rank() >= Rank::Seventh
+        && u.pawn.rank() <= Rank::Fifth
+        && u.strong_king.rank() <= Rank::Fifth
+        && u.weak_rook.rank() == Rank::Sixth
+        && (!weak_rook_attacked || weak_rook_defended)
+        && !strong_rook_hangs
+}
+
+fn lucena(u: &Units) -> bool {
+    let pawn_file = u.pawn.file().to_u32() as i32;
+    let weak_file = u.weak_king.file().to_u32() as i32;
+    let rook_file = u.strong_rook.file().to_u32() as i32;
+    let between = (pawn_file < rook_file && rook_file < weak_file)
+        || (weak_file < rook_file && rook_file < pawn_file);
+    !matches!(u.pawn.file(), File::A | File::H)
+        && u.pawn.rank() == Rank::Seventh
+        && u.strong_king == Square::from_coords(u.pawn.file(), Rank::Eighth)
+        && (pawn_file - weak_file).abs() >= 2
+        && between
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess};
+
+    use super::*;
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn textbook_philidor_is_a_draw_for_either_side_to_move() {
+        // Philidor: Black's king on the queening square, its rook on the
+        // sixth rank keeping White's king (e5, pawn e4) out.
+        for fen in [
+            "4k3/8/r7/4K3/4P3/8/8/7R w - - 0 1",
+            "4k3/8/r7/4K3/4P3/8/8/7R b - - 0 1",
+            // Colours reversed (Black has the pawn).
+            "7r/8/8/4p3/4k3/R7/8/4K3 b - - 0 1",
+        ] {
+            assert_eq!(recognize(&pos(fen)), Some(Wdl::Draw), "{fen}");
+        }
+    }
+
+    #[test]
+    fn lucena_is_a_win_for_the_side_to_move_with_the_pawn() {
+        // Lucena: White Kd8, Pd7, Re1 cutting off Black's Kg7, Black's rook
+        // on c2 keeping the king on the d-file.
+        let fen = "3K4/3P2k1/8/8/8/8/2r5/4R3 w - - 0 1";
+        assert_eq!(recognize(&pos(fen)), Some(Wdl::Win));
+        // Black to move there: the pattern does not answer.
+        let fen = "3K4/3P2k1/8/8/8/8/2r5/4R3 b - - 0 1";
+        assert_eq!(recognize(&pos(fen)), None);
+    }
+
+    #[test]
+    fn near_misses_are_not_claimed() {
+        for fen in [
+            // Pawn already on the sixth: Philidor's defence has changed.
+            "4k3/8/r3P3/4K3/8/8/8/7R w - - 0 1",
+            // Black's rook hangs to White's rook on the sixth rank.
+            "4k3/8/r6R/4K3/4P3/8/8/8 w - - 0 1",
+            // The Lucena setup with the rook not between king and pawn.
+            "3K4/3P2k1/8/8/8/8/2r5/7R w - - 0 1",
+            // White in check.
+            "3K3r/3P2k1/8/8/8/8/8/4R3 w - - 0 1",
+        ] {
+            assert_eq!(recognize(&pos(fen)), None, "{fen}");
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! Endgame recognizers: cheap rules that know the value of some positions of
+//! a material (KPK, KBPK, ...) without a table, so a search can stop there.
+//!
+//! A recognizer may be partial (it answers `None`, "don't know", where its
+//! rules do not reach), but every answer it gives must be exact. That is not
+//! taken on trust: [`verify()`] runs a recognizer over every position of its
+//! material and compares it with a
+//! [`WdlOracle`](crate::tablebase::WdlOracle). Recognizers whose materials
+//! no oracle here covers (5 units) are registered with
+//! `verified: false` and are not consulted by [`Registry::recognize`] until
+//! they have been verified against tables.
+
+use std::fmt;
+use std::sync::Arc;
+
+use shakmaty::{Chess, Color, Position, Square};
+
+use crate::tablebase::{Material, Wdl};
+
+mod dead;
+mod kbnkn;
+mod kbpk;
+mod knnk;
+pub mod kpk;
+mod kpkp;
+mod krpkr;
+mod minors;
+pub mod verify;
+
+pub use verify::{enumerate, verify, Sample, Stats, VerifyError};
+
+/// One recognizer: a name, the materials it answers for (each in both
+/// colour orientations), and its rules.
+#[derive(Debug)]
+pub struct Recognizer {
+    name: &'static str,
+    materials: Vec<Material>,
+    verified: bool,
+    rule: Rule,
+}
+
+/// The rules behind each recognizer; the KPK bitbase is shared with the
+/// rules that fall back on it after a capture.
+#[derive(Debug)]
+enum Rule {
+    Dead,
+    Minors,
+    Kpk(Arc<kpk::Kpk>),
+    Kbpk(Arc<kpk::Kpk>),
+    Knnk,
+    Kpkp(Arc<kpk::Kpk>),
+    Krpkr,
+    Kbnkn,
+}
+
+impl Recognizer {
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The materials this recognizer is registered for, one colour
+    /// orientation each (the other is recognized too).
+    pub fn materials(&self) -> &[Material] {
+        &self.materials
+    }
+
+    /// Whether every answer has been checked against a tablebase over all
+    /// positions of its materials. Unverified recognizers do not ship.
+    pub fn verified(&self) -> bool {
+        self.verified
+    }
+
+    pub fn applies_to(&self, material: &Material) -> bool {
+        self.materials
+            .iter()
+            .any(|m| m == material || m.flipped() == *material)
+    }
+
+    /// The value for the side to move, or `None` where the rules do not
+    /// reach (including positions of other materials).
+    pub fn recognize(&self, pos: &Chess) -> Option<Wdl> {
+        let material = Material::of(pos.board());
+        if !self.applies_to(&material) {
+            return None;
+        }
+        match &self.rule {
+            Rule::Dead => dead::recognize(pos),
+            Rule::Minors => minors::recognize(pos),
+            Rule::Kpk(kpk) => kpk.recognize(pos),
+            Rule::Kbpk(kpk) => kbpk::recognize(pos, kpk),
+            Rule::Knnk => knnk::recognize(pos),
+            Rule::Kpkp(kpk) => kpkp::recognize(pos, kpk),
+            Rule::Krpkr => krpkr::recognize(pos),
+            Rule::Kbnkn => kbnkn::recognize(pos),
+        }
+    }
+}
+
+/// Every recognizer cookd has, by name and material key. The KPK bitbase
+/// inside is built on first use and then only read.
+#[derive(Debug)]
+pub struct Registry {
+    recognizers: Vec<Recognizer>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry::new()
+    }
+}
+
+fn keys(list: &[&str]) -> Vec<Material> {
+    list.iter()
+        .map(|key| key.parse().expect("recognizer material keys are valid"))
+        .collect()
+}
+
+impl Registry {
+    pub fn new() -> Registry {
+        let kpk = Arc::new(kpk::Kpk::default());
+        let recognizer = |name, materials: &[&str], verified, rule| Recognizer {
+            name,
+            materials: keys(materials),
+            verified,
+            rule,
+        };
+        Registry {
+            recognizers: vec![
+                recognizer("dead", &["KvK", "KNvK", "KBvK", "KBBvK"], true, Rule::Dead),
+                recognizer("minors", &["KBvKB", "KBvKN", "KNvKN"], true, Rule::Minors),
+                recognizer("kpk", &["KPvK"], true, Rule::Kpk(kpk.clone())),
+                recognizer("kbpk", &["KBPvK"], true, Rule::Kbpk(kpk.clone())),
+                recognizer("knnk", &["KNNvK"], true, Rule::Knnk),
+                recognizer("kpkp", &["KPvKP"], true, Rule::Kpkp(kpk)),
+                // Five units: no table here to verify them against yet.
+                recognizer("krpkr", &["KRPvKR"], false, Rule::Krpkr),
+                recognizer("kbnkn", &["KBNvKN"], false, Rule::Kbnkn),
+            ],
+        }
+    }
+
+    pub fn all(&self) -> &[Recognizer] {
+        &self.recognizers
+    }
+
+    pub fn by_name(&self, name: &str) -> Option<&Recognizer> {
+        self.recognizers
+            .iter()
+            .find(|r| r.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The recognizer registered for this material (either orientation),
+    /// verified or not.
+    pub fn by_material(&self, material: &Material) -> Option<&Recognizer> {
+        self.recognizers.iter().find(|r| r.applies_to(material))
+    }
+
+    /// The value of `pos` from the verified recognizer for its material,
+    /// if there is one and it knows.
+    pub fn recognize(&self, pos: &Chess) -> Option<Wdl> {
+        self.by_material(&Material::of(pos.board()))
+            .filter(|r| r.verified)
+            .and_then(|r| r.recognize(pos))
+    }
+}
+
+impl fmt::Display for Recognizer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// A position seen from one side ("strong", the side the material key puts
+/// first), with the board flipped when that side is Black so that its pawns
+/// always run up the board. Squares are relative; `strong_to_move` replaces
+/// the turn.
+#[derive(Debug, Clone, Copy)]
+struct View {
+    strong: Color,
+    strong_to_move: bool,
+}
+
+impl View {
+    fn new(pos: &Chess, strong: Color) -> View {
+        View {
+            strong,
+            strong_to_move: pos.turn() == strong,
+        }
+    }
+
+    /// A square of the real board as the strong side sees it.
+    fn rel(&self, sq: Square) -> Square {
+        match self.strong {
+            Color::White => sq,
+            Color::Black => sq.flip_vertical(),
+        }
+    }
+
+    /// The one square holding a unit of `color` (relative to the strong
+    /// side) and `role`, when there is exactly one.
+    fn single(&self, pos: &Chess, strong_side: bool, role: shakmaty::Role) -> Option<Square> {
+        let color = if strong_side {
+            self.strong
+        } else {
+            !self.strong
+        };
+        let bb = pos.board().by_piece(role.of(color));
+        if bb.count() == 1 {
+            bb.first().map(|sq| self.rel(sq))
+        } else {
+            None
+        }
+    }
+
+    /// A value for the strong side turned into one for the side to move.
+    fn for_side_to_move(&self, strong_value: Wdl) -> Wdl {
+        if self.strong_to_move {
+            strong_value
+        } else {
+            strong_value.flip()
+        }
+    }
+}
+
+/// The colour whose units match `key`'s first side, when `pos` has the
+/// material `key` in one orientation or the other.
+fn strong_color(pos: &Chess, key: &str) -> Option<Color> {
+    let key: Material = key.parse().expect("valid key");
+    let material = Material::of(pos.board());
+    if material == key {
+        Some(Color::White)
+    } else if material == key.flipped() {
+        Some(Color::Black)
+    } else {
+        None
+    }
+}

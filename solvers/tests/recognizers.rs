@@ -1,0 +1,166 @@
+//! Every shipping recognizer with at most four units is checked against the
+//! Syzygy tables: no incorrect answer, and at least the share of positions
+//! it was measured to spot. KPK and the small dead materials run over every
+//! position; the larger four-unit materials over a deterministic sample
+//! (every 7th placement of the first two units, about a seventh of all
+//! positions) to keep the default run short. `cookd tb-verify --syzygy DIR`
+//! runs them all in full.
+
+mod common;
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+use solvers::recognizer::{verify, Registry, Sample, Stats};
+use solvers::tablebase::syzygy::SyzygyTables;
+use solvers::tablebase::{Material, Wdl, WdlOracle};
+
+fn tables() -> SyzygyTables {
+    let (tables, count) = SyzygyTables::open_in_memory(&common::syzygy_dir()).unwrap();
+    assert!(count > 0);
+    tables
+}
+
+fn run(registry: &Registry, name: &str, key: &str, sample: Sample) -> Stats {
+    let tables = tables();
+    let recognizer = registry.by_name(name).unwrap();
+    let material: Material = key.parse().unwrap();
+    let stats = verify(recognizer, &material, &tables, sample).unwrap();
+    assert_eq!(
+        stats.incorrect, 0,
+        "{name} on {key}: incorrect answers, e.g. {:?}",
+        stats.examples
+    );
+    stats
+}
+
+/// The spotted counts below were measured on this sample with
+/// `cookd tb-verify --syzygy DIR --every 7 NAME`.
+const SAMPLE: Sample = Sample::EveryNth(7);
+
+#[test]
+fn kpk_bitbase_answers_every_position_exactly() {
+    let registry = Registry::new();
+    for key in ["KPvK", "KvKP"] {
+        let stats = run(&registry, "kpk", key, Sample::All);
+        assert_eq!(stats.positions, 331_352, "{key}");
+        assert_eq!(stats.recognized, stats.positions, "{key}: every position");
+        assert_eq!(stats.spotted_draws, 108_788, "{key}");
+        assert_eq!(stats.spotted_wins, 222_564, "{key}");
+    }
+}
+
+#[test]
+fn dead_positions_are_draws() {
+    let registry = Registry::new();
+    for (key, positions) in [("KvK", 7_224), ("KNvK", 429_440), ("KvKB", 417_228)] {
+        let stats = run(&registry, "dead", key, Sample::All);
+        assert_eq!(stats.positions, positions, "{key}");
+        assert_eq!(stats.spotted_draws, positions, "{key}: all dead");
+    }
+    let stats = run(&registry, "dead", "KvKBB", SAMPLE);
+    assert!(stats.spotted_draws >= 850_574, "{stats:?}");
+}
+
+#[test]
+fn minor_piece_draws_are_exact() {
+    let registry = Registry::new();
+    for (key, spotted) in [
+        ("KBvKB", 2_143_674),
+        ("KBvKN", 981_310),
+        ("KNvKB", 981_298),
+        ("KNvKN", 1_007_696),
+    ] {
+        let stats = run(&registry, "minors", key, SAMPLE);
+        assert!(stats.spotted_draws >= spotted, "{key}: {stats:?}");
+    }
+}
+
+#[test]
+fn kbpk_draws_are_exact() {
+    let registry = Registry::new();
+    for (key, spotted) in [("KBPvK", 184_608), ("KvKBP", 182_960)] {
+        let stats = run(&registry, "kbpk", key, SAMPLE);
+        assert!(stats.spotted_draws >= spotted, "{key}: {stats:?}");
+    }
+}
+
+#[test]
+fn knnk_draws_are_exact() {
+    let registry = Registry::new();
+    for (key, spotted) in [("KNNvK", 1_631_926), ("KvKNN", 1_635_818)] {
+        let stats = run(&registry, "knnk", key, SAMPLE);
+        assert!(stats.spotted_draws >= spotted, "{key}: {stats:?}");
+    }
+}
+
+#[test]
+fn kpkp_wins_are_exact() {
+    let registry = Registry::new();
+    let stats = run(&registry, "kpkp", "KPvKP", SAMPLE);
+    assert!(stats.spotted_wins >= 179_709, "{stats:?}");
+}
+
+fn position(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap()
+}
+
+#[test]
+fn registry_finds_recognizers_by_material_in_both_orientations() {
+    let registry = Registry::new();
+    for (key, name) in [
+        ("KPvK", "kpk"),
+        ("KvKP", "kpk"),
+        ("KvKBP", "kbpk"),
+        ("KNNvK", "knnk"),
+        ("KBvKB", "minors"),
+        ("KNvKB", "minors"),
+        ("KRvKPR", "krpkr"),
+    ] {
+        let material: Material = key.parse().unwrap();
+        assert_eq!(
+            registry.by_material(&material).map(|r| r.name()),
+            Some(name),
+            "{key}"
+        );
+    }
+    assert!(registry.by_material(&"KQvK".parse().unwrap()).is_none());
+    assert!(!registry.by_name("krpkr").unwrap().verified());
+    assert!(!registry.by_name("kbnkn").unwrap().verified());
+}
+
+#[test]
+fn registry_answers_textbook_positions_and_skips_unverified_rules() {
+    let registry = Registry::new();
+    let tables = tables();
+    for (fen, expected) in [
+        // KPK: the rook pawn with the defender in front draws; the king on
+        // the sixth in front of its pawn wins; with the king one rank ahead
+        // of its pawn, the side to move loses the opposition.
+        ("k7/8/8/8/8/8/P7/K7 w - - 0 1", Some(Wdl::Draw)),
+        ("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1", Some(Wdl::Win)),
+        ("8/8/4k3/8/4K3/4P3/8/8 b - - 0 1", Some(Wdl::Loss)),
+        ("8/8/4k3/8/4K3/4P3/8/8 w - - 0 1", Some(Wdl::Draw)),
+        // The same with colours reversed.
+        ("8/8/8/8/4p3/4k3/8/4K3 b - - 0 1", Some(Wdl::Win)),
+        // Wrong bishop: h-pawn, dark-squared bishop, king in the corner.
+        ("7k/8/8/7P/8/8/4B3/4K3 w - - 0 1", Some(Wdl::Draw)),
+        // KRPKR Philidor: recognized by the pattern, but not shipping.
+        ("4k3/8/r7/4K3/4P3/8/8/7R w - - 0 1", None),
+        // KQK: no recognizer.
+        ("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", None),
+    ] {
+        let pos = position(fen);
+        assert_eq!(registry.recognize(&pos), expected, "{fen}");
+        if let Some(value) = expected {
+            assert_eq!(tables.wdl(&pos).unwrap(), value, "{fen}: the table agrees");
+        }
+    }
+    let philidor = position("4k3/8/r7/4K3/4P3/8/8/7R w - - 0 1");
+    assert_eq!(
+        registry.by_name("krpkr").unwrap().recognize(&philidor),
+        Some(Wdl::Draw)
+    );
+}
