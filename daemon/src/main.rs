@@ -12,6 +12,7 @@ mod report;
 mod run;
 mod service;
 mod solve;
+mod tb;
 mod tune;
 
 use std::process::ExitCode;
@@ -44,6 +45,19 @@ enum Command {
     /// Measure solver thread scaling on a fixed problem set and suggest the
     /// `threads:` setting for pipeline.yaml.
     Tune(tune::Args),
+    /// Endgame tables: generate cookd's DTM tables, probe a position.
+    #[command(subcommand)]
+    Tb(TbCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum TbCommand {
+    /// Generate DTM tables (e.g. `KQvK KRvK`, or `all3` / `all4` / `all5`)
+    /// with their sub-tables; one line per table to stdout.
+    Generate(tb::GenerateArgs),
+    /// The value of a position: DTM from cookd's tables, else WDL/DTZ
+    /// from Syzygy. JSON: `{material, wdl, dtm_plies}`.
+    Probe(tb::ProbeArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +67,8 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::History(args) => history::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Tb(TbCommand::Generate(args)) => tb::generate(args),
+        Command::Tb(TbCommand::Probe(args)) => tb::probe(args),
     };
     match result {
         Ok(code) => code,

@@ -38,14 +38,19 @@ fn main() {
     };
     let dir = std::env::var_os("COOKD_BENCH_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join(format!("cookd-tb-bench-{}", std::process::id())));
+        .unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("cookd-tb-bench-{}", std::process::id()))
+        });
     let tables = DtmTables::new(&dir);
     println!(
         "threads {}  dir {}",
         rayon::current_num_threads(),
         dir.display()
     );
-    println!("{:<10} {:>12} {:>12} {:>9} {:>8}", "table", "slots", "bytes", "seconds", "max_win");
+    println!(
+        "{:<10} {:>12} {:>12} {:>9} {:>8}",
+        "table", "slots", "bytes", "seconds", "max_win"
+    );
     let started = Instant::now();
     let (mut slots, mut bytes) = (0u64, 0u64);
     for m in &materials {

@@ -128,7 +128,13 @@ mod tests {
 
     #[test]
     fn codes_round_trip_and_order() {
-        for v in [Dtm::Draw, Dtm::Loss(0), Dtm::Win(1), Dtm::Win(253), Dtm::Loss(254)] {
+        for v in [
+            Dtm::Draw,
+            Dtm::Loss(0),
+            Dtm::Win(1),
+            Dtm::Win(253),
+            Dtm::Loss(254),
+        ] {
             assert_eq!(Dtm::from_code(v.code()), v);
         }
         assert!(Dtm::Win(1) > Dtm::Win(3));

@@ -125,7 +125,9 @@ impl TableFile {
         let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
         let version = u32_at(&fixed, 8);
         if version != VERSION {
-            return Err(corrupt(&format!("format version {version}, expected {VERSION}")));
+            return Err(corrupt(&format!(
+                "format version {version}, expected {VERSION}"
+            )));
         }
         let slots = u64_at(&fixed, 28);
         let block_slots = u32_at(&fixed, 36);
@@ -143,7 +145,10 @@ impl TableFile {
         }
         let key = String::from_utf8_lossy(&fixed[12..28]);
         if key.trim_end_matches('\0') != material.to_string() {
-            return Err(corrupt(&format!("holds {}, not {material}", key.trim_end_matches('\0'))));
+            return Err(corrupt(&format!(
+                "holds {}, not {material}",
+                key.trim_end_matches('\0')
+            )));
         }
         let data_start = (FIXED_HEADER + 12 * n + 4) as u64;
         let mut blocks = Vec::with_capacity(n);
@@ -216,8 +221,10 @@ impl TableFile {
     /// Every slot's code, every block checked.
     pub fn read_all(&self) -> Result<Vec<u8>, FileError> {
         use rayon::prelude::*;
-        let blocks: Result<Vec<Vec<u8>>, FileError> =
-            (0..self.blocks.len()).into_par_iter().map(|b| self.read_block(b)).collect();
+        let blocks: Result<Vec<Vec<u8>>, FileError> = (0..self.blocks.len())
+            .into_par_iter()
+            .map(|b| self.read_block(b))
+            .collect();
         Ok(blocks?.concat())
     }
 }

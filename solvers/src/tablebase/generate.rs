@@ -397,60 +397,16 @@ impl State<'_> {
     /// nothing and promotes nothing leads to the position in `index`.
     fn predecessors(&self, index: u32) -> Vec<Predecessor> {
         let layout = self.layout;
-        let p = layout.decode(u64::from(index)).expect("a resolved slot is valid");
-        let mover = if p.white_to_move {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let victim_king = if p.white_to_move { p.squares[0] } else { p.squares[1] };
-        let occupied = layout.occupied(&p);
+        let p = layout
+            .decode(u64::from(index))
+            .expect("a resolved slot is valid");
         let mut preds: Vec<Predecessor> = Vec::new();
-        for slot in 0..layout.units() {
-            let piece = layout.piece(slot);
-            if piece.color != mover {
-                continue;
-            }
-            let from = p.squares[slot];
-            let sq = Square::new(u32::from(from));
-            let mut push = |to: u8, double: bool| {
-                let mut q = p;
-                q.squares[slot] = to;
-                q.white_to_move = !p.white_to_move;
-                if layout.attacked(&q, victim_king, mover) {
-                    return;
-                }
-                let ep = if double {
-                    self.ep_after_double_step(&p, (from + to) / 2)
-                } else {
-                    None
-                };
-                preds.push(Predecessor {
-                    index: layout.encode(&q) as u32,
-                    ep,
-                });
-            };
-            if piece.role == Role::Pawn {
-                let back: i16 = if mover == Color::White { -8 } else { 8 };
-                let one = (i16::from(from) + back) as u8;
-                let home_rank = if mover == Color::White { 1 } else { 6 };
-                let double_rank = if mover == Color::White { 3 } else { 4 };
-                if !occupied.contains(Square::new(u32::from(one))) && (8..56).contains(&one) {
-                    push(one, false);
-                    let two = (i16::from(one) + back) as u8;
-                    if from >> 3 == double_rank
-                        && two >> 3 == home_rank
-                        && !occupied.contains(Square::new(u32::from(two)))
-                    {
-                        push(two, true);
-                    }
-                }
-            } else {
-                for to in attacks::attacks(sq, piece, occupied) & !occupied {
-                    push(u8::from(to), false);
-                }
-            }
-        }
+        unmoves(layout, &p, |q, skipped| {
+            preds.push(Predecessor {
+                index: layout.encode(&q) as u32,
+                ep: skipped.and_then(|sq| self.ep_after_double_step(&p, sq)),
+            })
+        });
         preds.sort_unstable_by_key(|pred| pred.index);
         preds.dedup_by_key(|pred| pred.index);
         preds
@@ -471,6 +427,61 @@ impl State<'_> {
     }
 }
 
+/// Calls `found` with every legal position from which a move that captures
+/// nothing and promotes nothing leads to `p`, and for a pawn's double step
+/// the square it skipped. Positions come as placements, not yet brought
+/// into the stored part of the board.
+pub fn unmoves(layout: &Layout, p: &Placement, mut found: impl FnMut(Placement, Option<u8>)) {
+    let mover = if p.white_to_move {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let victim_king = if p.white_to_move {
+        p.squares[0]
+    } else {
+        p.squares[1]
+    };
+    let occupied = layout.occupied(p);
+    for slot in 0..layout.units() {
+        let piece = layout.piece(slot);
+        if piece.color != mover {
+            continue;
+        }
+        let from = p.squares[slot];
+        let mut push = |to: u8, double: bool| {
+            let mut q = *p;
+            q.squares[slot] = to;
+            q.white_to_move = !p.white_to_move;
+            // The side that moves next in `p` must not stand in check in `q`.
+            if !layout.attacked(&q, victim_king, mover) {
+                found(q, double.then_some((from + to) / 2));
+            }
+        };
+        if piece.role == Role::Pawn {
+            let back: i16 = if mover == Color::White { -8 } else { 8 };
+            let one = (i16::from(from) + back) as u8;
+            let home_rank = if mover == Color::White { 1 } else { 6 };
+            let double_rank = if mover == Color::White { 3 } else { 4 };
+            if (8..56).contains(&one) && !occupied.contains(Square::new(u32::from(one))) {
+                push(one, false);
+                let two = (i16::from(one) + back) as u8;
+                if from >> 3 == double_rank
+                    && two >> 3 == home_rank
+                    && !occupied.contains(Square::new(u32::from(two)))
+                {
+                    push(two, true);
+                }
+            }
+        } else {
+            let sq = Square::new(u32::from(from));
+            for to in attacks::attacks(sq, piece, occupied) & !occupied {
+                push(u8::from(to), false);
+            }
+        }
+    }
+}
+
 fn played(pos: &Chess, m: &Move) -> Chess {
     let mut child = pos.clone();
     child.play_unchecked(*m);
@@ -478,7 +489,9 @@ fn played(pos: &Chess, m: &Move) -> Chess {
 }
 
 fn is_double_step(m: &Move) -> bool {
-    m.role() == Role::Pawn && m.from().is_some_and(|from| u32::from(from).abs_diff(u32::from(m.to())) == 16)
+    m.role() == Role::Pawn
+        && m.from()
+            .is_some_and(|from| u32::from(from).abs_diff(u32::from(m.to())) == 16)
 }
 
 /// The best en-passant capture in `pos` for the side to move, if any.
@@ -488,4 +501,60 @@ pub(crate) fn ep_value(pos: &Chess, sub: &SubTables<'_>) -> Option<Dtm> {
         .filter(|m| m.is_en_passant())
         .map(|m| sub(&played(pos, m)).before_move())
         .max()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Un-moves and moves agree: every predecessor has a move back to the
+    /// position, and every quiet move of a position has the position among
+    /// its child's predecessors. Checked on a spread of slots.
+    #[test]
+    fn unmoves_invert_quiet_moves() {
+        for key in ["KRvKN", "KQQvK", "KPvKP", "KRPvKB", "KBNvKP"] {
+            let layout = Layout::new(key.parse().unwrap());
+            let mut checked = 0;
+            for index in (0..layout.size()).step_by(9973) {
+                let Some(p) = layout.decode(index) else {
+                    continue;
+                };
+                if layout.encode(&p) != index {
+                    continue;
+                }
+                let Some(pos) = layout.position(&p) else {
+                    continue;
+                };
+                unmoves(&layout, &p, |q, _| {
+                    let prev = layout.position(&q).expect("legal predecessor");
+                    let back = prev.legal_moves().iter().any(|m| {
+                        !m.is_capture()
+                            && !m.is_promotion()
+                            && layout.encode(&layout.placement(
+                                played(&prev, m).board(),
+                                pos.turn(),
+                                false,
+                            )) == index
+                    });
+                    assert!(back, "{key}: {} has no move to {}", fen(&prev), fen(&pos));
+                });
+                for m in &pos.legal_moves() {
+                    if m.is_capture() || m.is_promotion() {
+                        continue;
+                    }
+                    let child = played(&pos, m);
+                    let c = layout.placement(child.board(), child.turn(), false);
+                    let mut seen = false;
+                    unmoves(&layout, &c, |q, _| seen |= layout.encode(&q) == index);
+                    assert!(seen, "{key}: {} -> {m} not un-made", fen(&pos));
+                }
+                checked += 1;
+            }
+            assert!(checked > 100, "{key}: {checked}");
+        }
+    }
+
+    fn fen(pos: &Chess) -> String {
+        shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+    }
 }

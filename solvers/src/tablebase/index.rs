@@ -38,8 +38,8 @@
 //! positions never need from a table, and Syzygy tables exclude it too.
 
 use shakmaty::{
-    attacks, Bitboard, Board, ByRole, CastlingMode, Chess, Color, FromSetup, Piece, Role,
-    Setup, Square,
+    attacks, Bitboard, Board, ByRole, CastlingMode, Chess, Color, FromSetup, Piece, Role, Setup,
+    Square,
 };
 
 use super::Material;
@@ -138,7 +138,11 @@ fn rank(sq: u8) -> u8 {
 }
 
 fn kings_apart(a: u8, b: u8) -> bool {
-    a != b && (i16::from(file(a)) - i16::from(file(b))).abs().max((i16::from(rank(a)) - i16::from(rank(b))).abs()) > 1
+    a != b
+        && (i16::from(file(a)) - i16::from(file(b)))
+            .abs()
+            .max((i16::from(rank(a)) - i16::from(rank(b))).abs())
+            > 1
 }
 
 fn binomial(n: u64, k: u64) -> u64 {
@@ -158,7 +162,11 @@ const BINOMIAL: [[u64; MAX_GROUP + 1]; 64] = {
             let mut acc = 1u64;
             let mut i = 0;
             while i < k {
-                acc = if n as u64 >= i as u64 { acc * (n as u64 - i as u64) / (i as u64 + 1) } else { 0 };
+                acc = if n as u64 >= i as u64 {
+                    acc * (n as u64 - i as u64) / (i as u64 + 1)
+                } else {
+                    0
+                };
                 i += 1;
             }
             table[n][k] = acc;
@@ -195,7 +203,11 @@ impl Layout {
                 }
             }
         }
-        let transforms: &[u8] = if pawns { &[0, 1] } else { &[0, 1, 2, 3, 4, 5, 6, 7] };
+        let transforms: &[u8] = if pawns {
+            &[0, 1]
+        } else {
+            &[0, 1, 2, 3, 4, 5, 6, 7]
+        };
         let mut symmetries = vec![0u8; 64 * 64];
         for wk in 0..64u8 {
             for bk in 0..64u8 {
@@ -211,7 +223,13 @@ impl Layout {
         let mut first = 2;
         for color in [Color::White, Color::Black] {
             let side = material_side(&material, color);
-            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn] {
+            for role in [
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+                Role::Pawn,
+            ] {
                 let count = usize::from(*side.get(role));
                 if count == 0 {
                     continue;
@@ -484,7 +502,9 @@ mod tests {
             let layout = Layout::new(key.parse().unwrap());
             let mut canonical = 0;
             for index in (0..layout.size()).step_by(97) {
-                let Some(p) = layout.decode(index) else { continue };
+                let Some(p) = layout.decode(index) else {
+                    continue;
+                };
                 let again = layout.encode(&p);
                 // Only symmetric king placements have a second name.
                 if again != index {
@@ -494,7 +514,11 @@ mod tests {
                     canonical += 1;
                 }
                 // Every symmetric image has the same index.
-                let transforms: &[u8] = if layout.material.has_pawns() { &[1] } else { &[1, 2, 3, 4, 5, 6, 7] };
+                let transforms: &[u8] = if layout.material.has_pawns() {
+                    &[1]
+                } else {
+                    &[1, 2, 3, 4, 5, 6, 7]
+                };
                 for &t in transforms {
                     let mut q = p;
                     for s in &mut q.squares[..layout.units] {

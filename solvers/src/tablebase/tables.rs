@@ -155,7 +155,10 @@ impl DtmTables {
     pub fn best_moves(&self, pos: &Chess) -> Result<Vec<(Move, Dtm)>, ProbeError> {
         let values = self.move_values(pos)?;
         let best = values.first().map(|(_, v)| *v);
-        Ok(values.into_iter().take_while(|(_, v)| Some(*v) == best).collect())
+        Ok(values
+            .into_iter()
+            .take_while(|(_, v)| Some(*v) == best)
+            .collect())
     }
 
     /// Makes sure the folder holds the table of `material` and of every
@@ -251,7 +254,13 @@ fn check_supported(pos: &Chess, material: &Material) -> Result<(), ProbeError> {
     Ok(())
 }
 
-const PIECES: [Role; 5] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn];
+const PIECES: [Role; 5] = [
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
 
 /// The normalized materials one capture or promotion leads to.
 pub fn sub_materials(material: &Material) -> BTreeSet<Material> {
@@ -351,7 +360,9 @@ fn multisets(n: usize) -> Vec<Vec<Role>> {
     for _ in 0..n {
         let mut next = Vec::new();
         for set in &frontier {
-            let last = set.last().map_or(0, |r| PIECES.iter().position(|p| p == r).unwrap());
+            let last = set
+                .last()
+                .map_or(0, |r| PIECES.iter().position(|p| p == r).unwrap());
             for &role in &PIECES[last..] {
                 let mut s: Vec<Role> = set.clone();
                 s.push(role);
@@ -393,7 +404,7 @@ mod tests {
             .iter()
             .map(|m| m.to_string())
             .collect();
-        assert_eq!(subs, ["KBvK", "KNvK", "KQvK", "KRvK"]);
+        assert_eq!(subs, ["KBvK", "KNvK", "KQvK", "KRvK", "KvK"]);
         let order = closure(&"KQvKP".parse().unwrap());
         let pos = |k: &str| order.iter().position(|m| m.to_string() == k).unwrap();
         assert!(pos("KQvKQ") < pos("KQvKP"));
