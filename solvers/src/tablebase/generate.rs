@@ -233,7 +233,7 @@ impl State<'_> {
         let Some(p) = layout.decode(u64::from(index)) else {
             return;
         };
-        if layout.encode(&p) != u64::from(index) {
+        if may_have_two_names(layout, &p) && layout.encode(&p) != u64::from(index) {
             return;
         }
         let Some(pos) = layout.position(&p) else {
@@ -247,11 +247,19 @@ impl State<'_> {
             return;
         }
         children.clear();
+        // Distinct moves can lead to one slot only through a symmetric
+        // position; only then are children told apart by slot.
+        let dedup = may_meet_symmetry(layout, &p);
+        let mut quiet = 0usize;
         let mut best_exit: Option<Dtm> = None;
         let mut exit = |v: Dtm| best_exit = Some(best_exit.map_or(v, |b| b.max(v)));
         for m in &moves {
             if m.is_capture() || m.is_promotion() {
                 exit((self.sub)(&played(&pos, m)).before_move());
+                continue;
+            }
+            if !dedup && !is_double_step(m) {
+                quiet += 1;
                 continue;
             }
             let from = u8::from(m.from().expect("no drops in chess"));
@@ -281,11 +289,18 @@ impl State<'_> {
                     }
                 }
             }
-            children.push(child_index);
+            if dedup {
+                children.push(child_index);
+            } else {
+                quiet += 1;
+            }
         }
-        children.sort_unstable();
-        children.dedup();
-        self.counter[index as usize].store(children.len() as u8, Relaxed);
+        if dedup {
+            children.sort_unstable();
+            children.dedup();
+            quiet = children.len();
+        }
+        self.counter[index as usize].store(quiet as u8, Relaxed);
         let code = match best_exit {
             None => EXIT_NONE,
             Some(Dtm::Win(w)) => {
@@ -294,7 +309,7 @@ impl State<'_> {
             }
             Some(Dtm::Draw) => EXIT_HOLDS,
             Some(Dtm::Loss(l)) => {
-                if children.is_empty() {
+                if quiet == 0 {
                     events.push((l, Event::Resolve(index)));
                 }
                 (l / 2) as u8
@@ -480,6 +495,35 @@ pub fn unmoves(layout: &Layout, p: &Placement, mut found: impl FnMut(Placement, 
             }
         }
     }
+}
+
+fn on_a1h8(sq: u8) -> bool {
+    sq >> 3 == sq & 7
+}
+
+fn on_a8h1(sq: u8) -> bool {
+    (sq >> 3) + (sq & 7) == 7
+}
+
+/// Only a placement with both kings on the a1–h8 diagonal has a mirror
+/// image with another slot (see `index`); others need no check.
+fn may_have_two_names(layout: &Layout, p: &Placement) -> bool {
+    !layout.material().has_pawns() && on_a1h8(p.squares[0]) && on_a1h8(p.squares[1])
+}
+
+/// Whether two moves of this placement can lead to one slot: then their
+/// children are mirror images in a diagonal (the only symmetry that fixes
+/// squares), which fixes both kings after the move, so at most one king
+/// stands off that diagonal now. Without pawns only; pawns rule out the
+/// diagonal mirrors.
+fn may_meet_symmetry(layout: &Layout, p: &Placement) -> bool {
+    if layout.material().has_pawns() {
+        return false;
+    }
+    let kings = &p.squares[..2];
+    [on_a1h8 as fn(u8) -> bool, on_a8h1]
+        .iter()
+        .any(|on| kings.iter().any(|&s| on(s)))
 }
 
 fn played(pos: &Chess, m: &Move) -> Chess {
