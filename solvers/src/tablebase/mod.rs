@@ -13,6 +13,7 @@ pub mod dtm;
 pub mod file;
 pub mod generate;
 pub mod index;
+pub mod judge;
 pub mod syzygy;
 pub mod tables;
 
