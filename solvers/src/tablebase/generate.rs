@@ -434,10 +434,10 @@ impl State<'_> {
             ep_square: Some(Square::new(u32::from(skipped))),
             ..Setup::empty()
         };
-        let pos: Chess = setup
-            .position(shakmaty::CastlingMode::Standard)
-            .or_else(|e| e.ignore_impossible_check())
-            .ok()?;
+        let pos: Chess = match setup.position(shakmaty::CastlingMode::Standard) {
+            Ok(pos) => pos,
+            Err(e) => e.ignore_impossible_check().ok()?,
+        };
         ep_value(&pos, self.sub)
     }
 }

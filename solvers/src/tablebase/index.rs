@@ -249,9 +249,7 @@ impl Layout {
         let mut pieces = [Color::White.king(); MAX_UNITS];
         pieces[1] = Color::Black.king();
         for group in &groups {
-            for slot in group.first..group.first + group.count {
-                pieces[slot] = group.piece;
-            }
+            pieces[group.first..group.first + group.count].fill(group.piece);
         }
         Layout {
             pieces,
@@ -383,9 +381,10 @@ impl Layout {
             turn: Color::from_white(p.white_to_move),
             ..Setup::empty()
         };
-        Chess::from_setup(setup, CastlingMode::Standard)
-            .or_else(|e| e.ignore_impossible_check())
-            .ok()
+        match Chess::from_setup(setup, CastlingMode::Standard) {
+            Ok(pos) => Some(pos),
+            Err(e) => e.ignore_impossible_check().ok(),
+        }
     }
 
     /// The placement of a board holding this layout's material, or its

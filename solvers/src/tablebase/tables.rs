@@ -147,7 +147,7 @@ impl DtmTables {
                 Ok((*m, self.try_probe(&child)?.before_move()))
             })
             .collect::<Result<Vec<_>, ProbeError>>()?;
-        values.sort_by(|a, b| b.1.cmp(&a.1));
+        values.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
         Ok(values)
     }
 
