@@ -33,7 +33,7 @@
 //!
 //! En passant is not part of the index: a position where an en-passant
 //! capture is legal is valued from its moves (see the generator and
-//! [`super::probe`]). Castling is excluded: with at most five units a side
+//! [`super::DtmTables::try_probe`]). Castling is excluded: with at most five units a side
 //! can castle only with king and rook on their home squares, which problem
 //! positions never need from a table, and Syzygy tables exclude it too.
 
