@@ -268,6 +268,7 @@ fn san_tokens(text: &str) -> Vec<String> {
     }
     plain
         .split_whitespace()
+        .filter(|t| !matches!(*t, "1-0" | "0-1" | "1/2-1/2" | "+-" | "-+" | "=" | "-"))
         .map(|t| {
             t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
                 .trim_end_matches(['!', '?', '+', '#'])
