@@ -359,6 +359,13 @@ impl Config {
         let mut config: Config = yaml_serde::from_str(text)
             .with_context(|| format!("invalid configuration {origin}"))?;
         config.base = base.to_path_buf();
+        // Table folders are relative to the configuration's folder.
+        for stage in &mut config.stages {
+            if let Stage::Tablebase(tb) = stage {
+                tb.dir = base.join(&tb.dir);
+                tb.syzygy = tb.syzygy.as_ref().map(|s| base.join(s));
+            }
+        }
         config.validate(origin)?;
         Ok(config)
     }

@@ -13,6 +13,7 @@ mod run;
 mod service;
 mod solve;
 mod spg;
+mod tb;
 mod tbverify;
 mod tune;
 
@@ -46,9 +47,22 @@ enum Command {
     /// Measure solver thread scaling on a fixed problem set and suggest the
     /// `threads:` setting for pipeline.yaml.
     Tune(tune::Args),
-    /// Verify endgame recognizers against tablebases (to become `cookd tb
-    /// verify`).
-    TbVerify(tbverify::VerifyArgs),
+    /// Endgame tables: generate cookd's DTM tables, probe a position.
+    #[command(subcommand)]
+    Tb(TbCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum TbCommand {
+    /// Generate DTM tables (e.g. `KQvK KRvK`, or `all3` / `all4` / `all5`)
+    /// with their sub-tables; one line per table to stdout.
+    Generate(tb::GenerateArgs),
+    /// The value of a position: DTM from cookd's tables, else WDL/DTZ
+    /// from Syzygy. JSON: `{material, wdl, dtm_plies}`.
+    Probe(tb::ProbeArgs),
+    /// Run endgame recognizers over every position of their materials and
+    /// compare each answer with a tablebase; exit 1 on any wrong answer.
+    Verify(tbverify::VerifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -58,7 +72,9 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::History(args) => history::run(args),
         Command::Tune(args) => tune::run(args),
-        Command::TbVerify(args) => tbverify::verify(args),
+        Command::Tb(TbCommand::Generate(args)) => tb::generate(args),
+        Command::Tb(TbCommand::Probe(args)) => tb::probe(args),
+        Command::Tb(TbCommand::Verify(args)) => tbverify::verify(args),
     };
     match result {
         Ok(code) => code,

@@ -16,7 +16,7 @@ use solvers::problem::{self, Problem};
 use solvers::verdict::{Kind, Verdict};
 use solvers::Stipulation;
 
-use crate::config::{SolveOptions, Stage};
+use crate::config::{SolveOptions, Stage, TablebaseOptions};
 
 /// Judges every problem of one file's content; `name` identifies the file.
 pub fn judge_file(name: &str, content: &[u8], stages: &[Stage]) -> Vec<Verdict> {
@@ -79,6 +79,7 @@ fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
                     continue;
                 }
             },
+            Stage::Tablebase(options) => tablebase_stage(problem, options, &mut verdict),
             // Later stages of the design are not part of this build yet; the
             // verdict says so instead of pretending they ran.
             other => {
@@ -189,6 +190,56 @@ fn solve_mate(problem: &Problem, options: &SolveOptions, verdict: &mut Verdict) 
     }
 }
 
+/// The tablebase stage: the diagram's value when it has at most
+/// `max_pieces` units; for studies the claimed result and main line, for
+/// direct mates the length. It decides the verdict of studies, and of
+/// direct mates no solve stage decided.
+fn tablebase_stage(problem: &Problem, options: &TablebaseOptions, verdict: &mut Verdict) {
+    use solvers::tablebase::judge::{self, Outcome, Sources};
+    use solvers::tablebase::{syzygy::SyzygyTables, DtmTables};
+    let Ok(pos) = Chess::from_setup(problem.setup.clone(), CastlingMode::Standard) else {
+        return;
+    };
+    let syzygy = match &options.syzygy {
+        Some(dir) => match SyzygyTables::open(dir) {
+            Ok((tables, _)) => Some(tables),
+            Err(e) => {
+                verdict.notes.push(format!("tablebase: {e}"));
+                None
+            }
+        },
+        None => None,
+    };
+    let dtm = DtmTables::new(&options.dir);
+    // Small tables take seconds; they are made on demand once the judge
+    // has created the folder, so that no run writes tables unasked.
+    let generate_up_to = if options.dir.is_dir() { 4 } else { 0 };
+    let sources = Sources {
+        dtm: &dtm,
+        syzygy: syzygy.as_ref(),
+        generate_up_to,
+    };
+    let judgement = judge::judge(
+        &pos,
+        problem.stipulation,
+        problem.solution.as_deref(),
+        options.max_pieces,
+        &sources,
+    );
+    verdict.notes.extend(judgement.notes);
+    verdict.tablebase = judgement.report;
+    let study = matches!(problem.stipulation, Stipulation::Win | Stipulation::Draw);
+    if let Some(outcome) = judgement.outcome {
+        if study || verdict.verdict == Kind::Unsolved {
+            verdict.verdict = match outcome {
+                Outcome::Sound => Kind::Sound,
+                Outcome::Cooked => Kind::Cooked,
+                Outcome::Unsound => Kind::NoSolution,
+            };
+        }
+    }
+}
+
 /// The solution tree of a sound direct or self mate, from the solver that
 /// just solved it (its table is full and its deadline still holds).
 fn add_tree(solver: &mut Solver, pos: &Chess, problem: &Problem, verdict: &mut Verdict) {
@@ -218,6 +269,83 @@ mod tests {
 
     fn legality_only() -> Vec<Stage> {
         vec![Stage::Legality(LegalityOptions::default())]
+    }
+
+    fn tablebase_only(dir: &std::path::Path) -> Vec<Stage> {
+        vec![Stage::Tablebase(TablebaseOptions {
+            max_pieces: 5,
+            dir: dir.to_owned(),
+            syzygy: None,
+        })]
+    }
+
+    fn judge_tb(dir: &std::path::Path, text: &str) -> Verdict {
+        judge_file("t.fen", text.as_bytes(), &tablebase_only(dir)).remove(0)
+    }
+
+    #[test]
+    fn tablebase_stage_checks_direct_mate_length_and_study_claims() {
+        let dir = tempfile::tempdir().unwrap();
+        // Gaviota test position: KRRK, mate in 7 (tests/data/endgame-dm-4.epd).
+        let fen = "8/8/8/8/8/3k4/2R5/KR6 w - - 0 1";
+        let v = judge_tb(dir.path(), &format!("{fen} ; #7\n"));
+        assert_eq!(v.verdict, Kind::Sound, "{v:?}");
+        let tb = v.tablebase.as_ref().unwrap();
+        assert_eq!((tb.material.as_str(), tb.dtm), ("KRRvK", Some(13)));
+        assert!(v.notes.iter().any(|n| n.contains("generated")), "{v:?}");
+        assert_eq!(
+            judge_tb(dir.path(), &format!("{fen} ; #8\n")).verdict,
+            Kind::Cooked
+        );
+        assert_eq!(
+            judge_tb(dir.path(), &format!("{fen} ; #6\n")).verdict,
+            Kind::NoSolution
+        );
+        // A win claimed as a draw is unsound; as a win it holds.
+        assert_eq!(
+            judge_tb(dir.path(), &format!("{fen} ; =\n")).verdict,
+            Kind::NoSolution
+        );
+        assert_eq!(
+            judge_tb(dir.path(), &format!("{fen} ; +\n")).verdict,
+            Kind::Sound
+        );
+        // KNvK is a draw whatever the claim says.
+        let v = judge_tb(dir.path(), "8/8/8/8/8/3k4/2N5/K7 w - - 0 1 ; +\n");
+        assert_eq!(v.verdict, Kind::NoSolution);
+        assert_eq!(v.tablebase.unwrap().wdl, solvers::tablebase::Wdl::Draw);
+    }
+
+    #[test]
+    fn tablebase_stage_finds_cooks_in_a_main_line() {
+        let dir = tempfile::tempdir().unwrap();
+        // KQK, mate in 10: the queen has several ways to start, so a main
+        // line naming one of them is cooked at move 1.
+        let yaml =
+            "stipulation: \"+\"\nfen: 8/8/8/5k2/8/8/1Q6/K7 w - - 0 1\nsolution: \"1.Qb5+ Ke4\"\n";
+        let v = judge_file("s.yaml", yaml.as_bytes(), &tablebase_only(dir.path())).remove(0);
+        let tb = v.tablebase.as_ref().expect("a value");
+        assert_eq!(tb.dtm, Some(19));
+        assert!(!tb.findings.is_empty(), "{v:?}");
+        // A move that gives the win away: 1.Qb1+?? is fine, 1.Qf2+?? loses the queen? No:
+        // instead a plain blunder, the queen en prise to the king.
+        let yaml =
+            "stipulation: \"+\"\nfen: 8/8/8/5k2/8/8/1Q6/K7 w - - 0 1\nsolution: \"1.Qf6+ Kxf6\"\n";
+        let v = judge_file("s.yaml", yaml.as_bytes(), &tablebase_only(dir.path())).remove(0);
+        assert_eq!(v.verdict, Kind::NoSolution, "{v:?}");
+    }
+
+    #[test]
+    fn tablebase_stage_says_how_to_get_a_missing_table() {
+        let missing = std::path::Path::new("/nonexistent/cookd-tables");
+        let v = judge_tb(missing, "8/8/8/8/8/3k4/2R5/KR6 w - - 0 1 ; #7\n");
+        assert!(v.tablebase.is_none());
+        assert!(
+            v.notes
+                .iter()
+                .any(|n| n.contains("cookd tb generate") && n.contains("KRRvK")),
+            "{v:?}"
+        );
     }
 
     #[test]

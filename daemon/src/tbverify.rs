@@ -15,6 +15,7 @@ use anyhow::{bail, Context, Result};
 
 use solvers::recognizer::{verify as run_verify, Recognizer, Registry, Sample, Stats};
 use solvers::tablebase::syzygy::SyzygyTables;
+use solvers::tablebase::tables::DtmTables;
 use solvers::tablebase::{Material, WdlOracle};
 
 #[derive(Debug, clap::Args)]
@@ -36,7 +37,7 @@ pub struct VerifyArgs {
 /// The tables a verification can consult.
 struct Oracles {
     syzygy: Option<SyzygyTables>,
-    dir: PathBuf,
+    dtm: DtmTables,
 }
 
 /// The oracle that covers `material`, or why there is none. Syzygy first;
@@ -50,9 +51,13 @@ fn oracle_for<'a>(
             return Ok(syzygy);
         }
     }
+    if oracles.dtm.has(material) {
+        return Ok(&oracles.dtm);
+    }
+    let key = material.normalized().0;
     Err(format!(
-        "no table for {material} in {}; generate it with cookd tb generate {material}",
-        oracles.dir.display()
+        "no table for {key} in {}; generate it with cookd tb generate {key}",
+        oracles.dtm.dir().display()
     ))
 }
 
@@ -86,7 +91,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
     };
     let oracles = Oracles {
         syzygy,
-        dir: args.dir,
+        dtm: DtmTables::new(&args.dir),
     };
     let sample = match args.every {
         1 => Sample::All,

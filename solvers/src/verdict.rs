@@ -119,6 +119,9 @@ pub struct Verdict {
     pub duals: Option<Vec<mate::tree::Dual>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tries: Option<Vec<mate::tree::Try>>,
+    /// The tablebase stage: the diagram's value and the main line's checks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tablebase: Option<crate::tablebase::judge::Report>,
     /// Why the verdict is what it is, when that is not obvious (stages that
     /// did not run, budgets that ran out).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -157,6 +160,7 @@ impl Verdict {
             tree: None,
             duals: None,
             tries: None,
+            tablebase: None,
             notes: Vec::new(),
             timings_ms: BTreeMap::new(),
         }

@@ -9,7 +9,16 @@ use std::fmt;
 use serde::Serialize;
 use shakmaty::{Board, ByRole, Chess, Color, Role};
 
+pub mod dtm;
+pub mod file;
+pub mod generate;
+pub mod index;
+pub mod judge;
 pub mod syzygy;
+pub mod tables;
+
+pub use dtm::Dtm;
+pub use tables::DtmTables;
 
 /// Win, draw or loss for the side to move, with perfect play and no
 /// 50-move rule (problem chess knows none).
