@@ -105,7 +105,7 @@ fn wdl_agrees_with_syzygy_on_a_spread_of_every_table() {
 /// Every position of every 3- and 4-unit table (about 150 million); a few
 /// minutes on two cores.
 #[test]
-#[ignore]
+#[ignore = "every position of 35 tables: minutes; the default run checks every 11th slot of each"]
 fn wdl_agrees_with_syzygy_everywhere() {
     compare_with_syzygy(1);
 }
