@@ -14,8 +14,13 @@
 //!
 //! Each pass runs in parallel on the rayon pool: the first over index
 //! ranges, the others over the positions resolved at the previous ply.
-//! Three bytes per slot (value, counter, best exit) are all the state, so
-//! memory use is known before starting ([`memory_bytes`]).
+//! One word per slot (value, counter, best exit, and a mark for slots that
+//! hold no legal position) is all the state, so memory use is known before
+//! starting ([`memory_bytes`]); keeping a slot's state in one word costs
+//! one cache miss per visit where three bytes in three arrays cost three.
+//! Un-moves do not test the position they reach for legality: an illegal
+//! one is marked at the first pass, and a marked slot is never resolved
+//! nor refuted.
 //!
 //! En passant: a double step that allows an en-passant capture leads to a
 //! position the index cannot hold (the right to capture is not in it).
@@ -26,18 +31,19 @@
 //! at which either part decides it (a scheduled event for the capture's
 //! ply, the normal propagation for the stored position's).
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use shakmaty::{attacks, Chess, Color, Move, Position, Role, Setup, Square};
+use shakmaty::{attacks, Board, Chess, Color, Move, Position, Role, Setup, Square};
 
 use super::dtm::{Dtm, MAX_PLIES};
-use super::index::{Layout, Placement};
+use super::index::{kings_apart, Layout, Placement};
+use super::moves;
 use super::Material;
 
 /// The value of a position of a smaller material (after a capture or a
-/// promotion), from the sub-tables.
-pub type SubTables<'a> = dyn Fn(&Chess) -> Dtm + Sync + 'a;
+/// promotion), from the sub-tables: its board and the side to move.
+pub type SubTables<'a> = dyn Fn(&Board, Color) -> Dtm + Sync + 'a;
 
 /// Where a generation stands, for a progress display.
 #[derive(Debug, Clone, Copy)]
@@ -64,10 +70,10 @@ pub enum GenerateError {
 }
 
 /// Bytes of working memory a generation of this layout needs, besides the
-/// sub-tables: three bytes per slot, plus four per position on a frontier
-/// (bounded by the slot count).
+/// sub-tables: four bytes per slot, plus four per position on a frontier
+/// (a quarter of the slots at most in practice).
 pub fn memory_bytes(layout: &Layout) -> u64 {
-    3 * layout.size() + 4 * layout.size() / 4
+    4 * layout.size() + layout.size()
 }
 
 /// The best exit of a position, as stored during generation.
@@ -86,12 +92,25 @@ enum Event {
     Refuted { by: u32, to: u32 },
 }
 
+/// A slot's word: the value code in bits 0–7 (0 while unresolved), the
+/// counter of unrefuted moves in bits 8–15, the best exit in bits 16–23.
+const COUNTER: u32 = 1 << 8;
+const EXIT_SHIFT: u32 = 16;
+/// The slot holds no legal position (the side not to move is in check).
+const INVALID: u32 = 1 << 24;
+
+fn value_code(word: u32) -> u8 {
+    if word & INVALID != 0 {
+        0
+    } else {
+        word as u8
+    }
+}
+
 struct State<'a> {
     layout: &'a Layout,
     sub: &'a SubTables<'a>,
-    value: Vec<AtomicU8>,
-    counter: Vec<AtomicU8>,
-    exit: Vec<AtomicU8>,
+    slots: Vec<AtomicU32>,
 }
 
 /// Generates the table of `layout`: one [`Dtm::code`] per slot.
@@ -103,13 +122,10 @@ pub fn generate(
     let size = layout.size();
     assert!(size < u64::from(u32::MAX), "slot numbers fit in u32");
     let material = layout.material();
-    let zeros = || (0..size).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
     let state = State {
         layout,
         sub,
-        value: zeros(),
-        counter: zeros(),
-        exit: zeros(),
+        slots: (0..size).map(|_| AtomicU32::new(0)).collect(),
     };
     let report = |phase, done| {
         progress(Progress {
@@ -122,29 +138,23 @@ pub fn generate(
 
     let done = AtomicU64::new(0);
     let chunks = size.div_ceil(CHUNK);
-    let (mut frontier, scheduled) = (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            let mut mates = Vec::new();
-            let mut events = Vec::new();
-            let mut children = Vec::new();
-            for index in c * CHUNK..((c + 1) * CHUNK).min(size) {
-                state.init(index as u32, &mut children, &mut mates, &mut events);
-            }
-            let d = done.fetch_add(CHUNK, Relaxed) + CHUNK;
-            if c % 64 == 0 {
-                report(Phase::Init, d.min(size));
-            }
-            (mates, events)
-        })
-        .reduce(
-            || (Vec::new(), Vec::new()),
-            |mut a, b| {
-                a.0.extend(b.0);
-                a.1.extend(b.1);
-                a
-            },
-        );
+    let (mut frontier, scheduled) = concat(
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let mut found = Expansion::default();
+                let mut children = Vec::new();
+                for index in c * CHUNK..((c + 1) * CHUNK).min(size) {
+                    state.init(index as u32, &mut children, &mut found);
+                }
+                let d = done.fetch_add(CHUNK, Relaxed) + CHUNK;
+                if c % 64 == 0 {
+                    report(Phase::Init, d.min(size));
+                }
+                found
+            })
+            .collect(),
+    );
     let mut agenda: Vec<Vec<Event>> = vec![Vec::new(); usize::from(MAX_PLIES) + 2];
     let mut pending = 0usize;
     for (ply, event) in scheduled {
@@ -152,7 +162,7 @@ pub fn generate(
         pending += 1;
     }
     for &index in &frontier {
-        state.value[index as usize].store(Dtm::Loss(0).code(), Relaxed);
+        state.set(index, 0);
     }
 
     let mut resolved = frontier.len() as u64;
@@ -195,15 +205,45 @@ pub fn generate(
         ply += 1;
     }
     report(Phase::Finished, resolved);
-    Ok(state.value.into_iter().map(AtomicU8::into_inner).collect())
+    Ok(state
+        .slots
+        .into_iter()
+        .map(|w| value_code(w.into_inner()))
+        .collect())
 }
 
 type Expansion = (Vec<u32>, Vec<(u16, Event)>);
 
-fn merge(mut a: Expansion, b: Expansion) -> Expansion {
-    a.0.extend(b.0);
-    a.1.extend(b.1);
-    a
+/// Runs `visit` over `items` on the rayon pool, each worker with its own
+/// output and scratch list, and joins the outputs once at the end.
+fn gather<T: Sync>(
+    items: &[T],
+    visit: impl Fn(&T, &mut Expansion, &mut Vec<Predecessor>) + Sync,
+) -> Expansion {
+    let parts = items
+        .par_iter()
+        .fold(
+            || (Expansion::default(), Vec::new()),
+            |(mut out, mut scratch), item| {
+                visit(item, &mut out, &mut scratch);
+                (out, scratch)
+            },
+        )
+        .map(|(out, _)| out)
+        .collect();
+    concat(parts)
+}
+
+fn concat(parts: Vec<Expansion>) -> Expansion {
+    let mut all: Expansion = (
+        Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum()),
+        Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum()),
+    );
+    for (next, later) in parts {
+        all.0.extend(next);
+        all.1.extend(later);
+    }
+    all
 }
 
 /// A predecessor found by an un-move; `ep` when the move was a double step
@@ -215,20 +255,22 @@ struct Predecessor {
 }
 
 impl State<'_> {
+    /// Resolves the slot at `ply` (a loss when even, a win when odd)
+    /// unless it is resolved already or holds no legal position.
     fn set(&self, index: u32, ply: u16) -> bool {
-        self.value[index as usize]
-            .compare_exchange(0, (ply + 1) as u8, Relaxed, Relaxed)
+        self.slots[index as usize]
+            .fetch_update(Relaxed, Relaxed, |w| {
+                (w & (INVALID | 0xff) == 0).then_some(w | u32::from(ply + 1))
+            })
             .is_ok()
     }
 
+    fn resolved_at(&self, index: u32) -> Dtm {
+        Dtm::from_code(value_code(self.slots[index as usize].load(Relaxed)))
+    }
+
     /// The first pass for one slot.
-    fn init(
-        &self,
-        index: u32,
-        children: &mut Vec<u32>,
-        mates: &mut Vec<u32>,
-        events: &mut Vec<(u16, Event)>,
-    ) {
+    fn init(&self, index: u32, children: &mut Vec<u32>, (mates, events): &mut Expansion) {
         let layout = self.layout;
         let Some(p) = layout.decode(u64::from(index)) else {
             return;
@@ -236,47 +278,58 @@ impl State<'_> {
         if may_have_two_names(layout, &p) && layout.encode(&p) != u64::from(index) {
             return;
         }
-        let Some(pos) = layout.position(&p) else {
-            return;
-        };
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            if pos.is_check() {
-                mates.push(index);
-            }
+        let us = Color::from_white(p.white_to_move);
+        if moves::in_check(layout, &p, !us) {
+            self.slots[index as usize].store(INVALID, Relaxed);
             return;
         }
         children.clear();
         // Distinct moves can lead to one slot only through a symmetric
         // position; only then are children told apart by slot.
         let dedup = may_meet_symmetry(layout, &p);
+        let mut board = None;
+        let mut any = false;
         let mut quiet = 0usize;
         let mut best_exit: Option<Dtm> = None;
         let mut exit = |v: Dtm| best_exit = Some(best_exit.map_or(v, |b| b.max(v)));
-        for m in &moves {
-            if m.is_capture() || m.is_promotion() {
-                exit((self.sub)(&played(&pos, m)).before_move());
-                continue;
+        moves::legal_moves(layout, &p, |m| {
+            any = true;
+            if m.leaves_table() {
+                let mut child = board.get_or_insert_with(|| layout.board(&p)).clone();
+                let piece = child
+                    .remove_piece_at(Square::new(u32::from(m.from)))
+                    .expect("a unit on the from square");
+                let role = m.promotion.unwrap_or(piece.role);
+                child.set_piece_at(Square::new(u32::from(m.to)), role.of(piece.color));
+                exit((self.sub)(&child, !us).before_move());
+                return;
             }
-            if !dedup && !is_double_step(m) {
+            let double = m.is_double_step(layout);
+            if !dedup && !double {
                 quiet += 1;
-                continue;
+                return;
             }
-            let from = u8::from(m.from().expect("no drops in chess"));
-            let slot = (0..layout.units())
-                .find(|&s| p.squares[s] == from)
-                .expect("a unit on the from square");
             let mut q = p;
-            q.squares[slot] = u8::from(m.to());
+            q.squares[m.slot] = m.to;
             q.white_to_move = !p.white_to_move;
-            let child_index = layout.encode(&q) as u32;
-            if is_double_step(m) {
-                let child = played(&pos, m);
+            let child_index = layout.encode_moved(u64::from(index), &p, m.slot, &q) as u32;
+            if double {
+                let pos = layout.position(&p).expect("a legal position");
+                let child = played(
+                    &pos,
+                    &Move::Normal {
+                        role: Role::Pawn,
+                        from: Square::new(u32::from(m.from)),
+                        capture: None,
+                        to: Square::new(u32::from(m.to)),
+                        promotion: None,
+                    },
+                );
                 if let Some(e) = ep_value(&child, self.sub) {
                     if child.legal_moves().iter().all(|m| m.is_en_passant()) {
                         // Only the capture can be played: its value is all.
                         exit(e.before_move());
-                        continue;
+                        return;
                     }
                     if let Dtm::Win(a) = e {
                         events.push((
@@ -294,13 +347,18 @@ impl State<'_> {
             } else {
                 quiet += 1;
             }
+        });
+        if !any {
+            if moves::in_check(layout, &p, us) {
+                mates.push(index);
+            }
+            return;
         }
         if dedup {
             children.sort_unstable();
             children.dedup();
             quiet = children.len();
         }
-        self.counter[index as usize].store(quiet as u8, Relaxed);
         let code = match best_exit {
             None => EXIT_NONE,
             Some(Dtm::Win(w)) => {
@@ -315,86 +373,69 @@ impl State<'_> {
                 (l / 2) as u8
             }
         };
-        self.exit[index as usize].store(code, Relaxed);
+        self.slots[index as usize].store(
+            quiet as u32 * COUNTER | u32::from(code) << EXIT_SHIFT,
+            Relaxed,
+        );
     }
 
     /// Positions lost at `ply` make their predecessors wins at `ply + 1`.
     fn expand_losses(&self, frontier: &[u32], ply: u16) -> Expansion {
-        frontier
-            .par_iter()
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |mut out, &index| {
-                    for pred in self.predecessors(index) {
-                        match pred.ep {
-                            None => {}
-                            // Being mated was the stored position's only
-                            // answer; the capture counted as an exit.
-                            Some(_) if ply == 0 => continue,
-                            Some(Dtm::Loss(a)) if a > ply => {
-                                out.1.push((a + 1, Event::Resolve(pred.index)));
-                                continue;
-                            }
-                            Some(Dtm::Loss(_)) => {}
-                            // The capture saves the side to move.
-                            Some(_) => continue,
-                        }
-                        if self.set(pred.index, ply + 1) {
-                            out.0.push(pred.index);
-                        }
+        gather(frontier, |&index, out, preds| {
+            // A second visit finds the slot resolved (or its event
+            // scheduled twice, which resolves it once).
+            self.predecessors(index, preds, false);
+            for pred in preds.iter() {
+                match pred.ep {
+                    None => {}
+                    // Being mated was the stored position's only answer;
+                    // the capture counted as an exit.
+                    Some(_) if ply == 0 => continue,
+                    Some(Dtm::Loss(a)) if a > ply => {
+                        out.1.push((a + 1, Event::Resolve(pred.index)));
+                        continue;
                     }
-                    out
-                },
-            )
-            .reduce(|| (Vec::new(), Vec::new()), merge)
+                    Some(Dtm::Loss(_)) => {}
+                    // The capture saves the side to move.
+                    Some(_) => continue,
+                }
+                if self.set(pred.index, ply + 1) {
+                    out.0.push(pred.index);
+                }
+            }
+        })
     }
 
     /// Positions won at `ply` refute one move of each predecessor; a
     /// predecessor with every move refuted is lost.
     fn expand_wins(&self, frontier: &[u32], refuted: &[(u32, u32)], ply: u16) -> Expansion {
-        let from_frontier = frontier
-            .par_iter()
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |mut out, &index| {
-                    for pred in self.predecessors(index) {
-                        if let Some(Dtm::Win(a)) = pred.ep {
-                            if a <= ply {
-                                // Refuted already by the capture's event.
-                                continue;
-                            }
-                        }
-                        self.refute(pred.index, ply, &mut out);
-                    }
-                    out
-                },
-            )
-            .reduce(|| (Vec::new(), Vec::new()), merge);
-        let from_events = refuted
-            .par_iter()
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |mut out, &(by, to)| {
-                    let stored = Dtm::from_code(self.value[to as usize].load(Relaxed));
-                    if !matches!(stored, Dtm::Win(b) if b < ply) {
-                        self.refute(by, ply, &mut out);
-                    }
-                    out
-                },
-            )
-            .reduce(|| (Vec::new(), Vec::new()), merge);
-        merge(from_frontier, from_events)
+        let from_frontier = gather(frontier, |&index, out, preds| {
+            self.predecessors(index, preds, true);
+            for pred in preds.iter() {
+                // A double step refuted already by the capture's event.
+                if !matches!(pred.ep, Some(Dtm::Win(a)) if a <= ply) {
+                    self.refute(pred.index, ply, out);
+                }
+            }
+        });
+        let from_events = gather(refuted, |&(by, to), out, _| {
+            if !matches!(self.resolved_at(to), Dtm::Win(b) if b < ply) {
+                self.refute(by, ply, out);
+            }
+        });
+        concat(vec![from_frontier, from_events])
     }
 
     fn refute(&self, index: u32, ply: u16, out: &mut Expansion) {
-        let i = index as usize;
-        if self.value[i].load(Relaxed) != 0 {
+        let Ok(word) = self.slots[index as usize].fetch_update(Relaxed, Relaxed, |w| {
+            (w & (INVALID | 0xff) == 0).then(|| w - COUNTER)
+        }) else {
+            return;
+        };
+        if (word >> 8) as u8 != 1 {
             return;
         }
-        if self.counter[i].fetch_sub(1, Relaxed) != 1 {
-            return;
-        }
-        let lost_at = match self.exit[i].load(Relaxed) {
+        let lost_at = match (word >> EXIT_SHIFT) as u8 {
             EXIT_HOLDS => return,
             EXIT_NONE => ply + 1,
             half => (u16::from(half) * 2).max(ply + 1),
@@ -408,23 +449,26 @@ impl State<'_> {
         }
     }
 
-    /// Every distinct position (by slot) from which a move that captures
-    /// nothing and promotes nothing leads to the position in `index`.
-    fn predecessors(&self, index: u32) -> Vec<Predecessor> {
+    /// The slots from which a move that captures nothing and promotes
+    /// nothing leads to the position in `index`, into `preds` (cleared
+    /// first); each once when `distinct`, else symmetric positions may come
+    /// twice. Slots of illegal positions may be among them.
+    fn predecessors(&self, index: u32, preds: &mut Vec<Predecessor>, distinct: bool) {
         let layout = self.layout;
         let p = layout
             .decode(u64::from(index))
             .expect("a resolved slot is valid");
-        let mut preds: Vec<Predecessor> = Vec::new();
-        unmoves(layout, &p, |q, skipped| {
+        preds.clear();
+        unmoves(layout, &p, |q, slot, skipped| {
             preds.push(Predecessor {
-                index: layout.encode(&q) as u32,
+                index: layout.encode_moved(u64::from(index), &p, slot, &q) as u32,
                 ep: skipped.and_then(|sq| self.ep_after_double_step(&p, sq)),
             })
         });
-        preds.sort_unstable_by_key(|pred| pred.index);
-        preds.dedup_by_key(|pred| pred.index);
-        preds
+        if distinct {
+            preds.sort_unstable_by_key(|pred| pred.index);
+            preds.dedup_by_key(|pred| pred.index);
+        }
     }
 
     fn ep_after_double_step(&self, p: &Placement, skipped: u8) -> Option<Dtm> {
@@ -442,20 +486,21 @@ impl State<'_> {
     }
 }
 
-/// Calls `found` with every legal position from which a move that captures
-/// nothing and promotes nothing leads to `p`, and for a pawn's double step
-/// the square it skipped. Positions come as placements, not yet brought
-/// into the stored part of the board.
-pub fn unmoves(layout: &Layout, p: &Placement, mut found: impl FnMut(Placement, Option<u8>)) {
+/// Calls `found` with every placement from which a move that captures
+/// nothing and promotes nothing leads to `p`, the slot of the unit that
+/// moved, and for a pawn's double step the square it skipped. Placements are not yet brought into the stored
+/// part of the board. Kings never stand side by side in them, but the side
+/// that moves next in `p` may stand in check: the generator knows those
+/// slots as illegal already, which is cheaper than an attack test here.
+pub fn unmoves(
+    layout: &Layout,
+    p: &Placement,
+    mut found: impl FnMut(Placement, usize, Option<u8>),
+) {
     let mover = if p.white_to_move {
         Color::Black
     } else {
         Color::White
-    };
-    let victim_king = if p.white_to_move {
-        p.squares[0]
-    } else {
-        p.squares[1]
     };
     let occupied = layout.occupied(p);
     for slot in 0..layout.units() {
@@ -468,9 +513,8 @@ pub fn unmoves(layout: &Layout, p: &Placement, mut found: impl FnMut(Placement, 
             let mut q = *p;
             q.squares[slot] = to;
             q.white_to_move = !p.white_to_move;
-            // The side that moves next in `p` must not stand in check in `q`.
-            if !layout.attacked(&q, victim_king, mover) {
-                found(q, double.then_some((from + to) / 2));
+            if slot > 1 || kings_apart(q.squares[0], q.squares[1]) {
+                found(q, slot, double.then_some((from + to) / 2));
             }
         };
         if piece.role == Role::Pawn {
@@ -532,18 +576,15 @@ fn played(pos: &Chess, m: &Move) -> Chess {
     child
 }
 
-fn is_double_step(m: &Move) -> bool {
-    m.role() == Role::Pawn
-        && m.from()
-            .is_some_and(|from| u32::from(from).abs_diff(u32::from(m.to())) == 16)
-}
-
 /// The best en-passant capture in `pos` for the side to move, if any.
 pub(crate) fn ep_value(pos: &Chess, sub: &SubTables<'_>) -> Option<Dtm> {
     pos.legal_moves()
         .iter()
         .filter(|m| m.is_en_passant())
-        .map(|m| sub(&played(pos, m)).before_move())
+        .map(|m| {
+            let child = played(pos, m);
+            sub(child.board(), child.turn()).before_move()
+        })
         .max()
 }
 
@@ -569,8 +610,14 @@ mod tests {
                 let Some(pos) = layout.position(&p) else {
                     continue;
                 };
-                unmoves(&layout, &p, |q, _| {
-                    let prev = layout.position(&q).expect("legal predecessor");
+                unmoves(&layout, &p, |q, _, _| {
+                    let Some(prev) = layout.position(&q) else {
+                        // Only a check on the side that moves next in `p`
+                        // makes a predecessor illegal.
+                        let them = if p.white_to_move { 0 } else { 1 };
+                        assert!(attacked(&layout, &q, q.squares[them]), "{key}: {q:?}");
+                        return;
+                    };
                     let back = prev.legal_moves().iter().any(|m| {
                         !m.is_capture()
                             && !m.is_promotion()
@@ -589,13 +636,24 @@ mod tests {
                     let child = played(&pos, m);
                     let c = layout.placement(child.board(), child.turn(), false);
                     let mut seen = false;
-                    unmoves(&layout, &c, |q, _| seen |= layout.encode(&q) == index);
+                    unmoves(&layout, &c, |q, _, _| seen |= layout.encode(&q) == index);
                     assert!(seen, "{key}: {} -> {m} not un-made", fen(&pos));
                 }
                 checked += 1;
             }
             assert!(checked > 100, "{key}: {checked}");
         }
+    }
+
+    fn attacked(layout: &Layout, q: &Placement, king: u8) -> bool {
+        layout
+            .board(q)
+            .attacks_to(
+                Square::new(u32::from(king)),
+                Color::from_white(q.white_to_move),
+                layout.occupied(q),
+            )
+            .any()
     }
 
     fn fen(pos: &Chess) -> String {

@@ -38,8 +38,7 @@
 //! positions never need from a table, and Syzygy tables exclude it too.
 
 use shakmaty::{
-    attacks, Bitboard, Board, ByRole, CastlingMode, Chess, Color, FromSetup, Piece, Role, Setup,
-    Square,
+    Bitboard, Board, ByRole, CastlingMode, Chess, Color, FromSetup, Piece, Role, Setup, Square,
 };
 
 use super::Material;
@@ -67,11 +66,32 @@ pub struct Group {
     /// Slot of the group's first unit in [`Placement::squares`].
     pub first: usize,
     size: u64,
+    /// What one step of this group's rank adds to an index.
+    stride: u64,
     /// Sorted squares (in the group's domain) by rank.
     unrank: Vec<[u8; MAX_GROUP]>,
 }
 
 impl Group {
+    /// The group's rank in `p`, as placed (no symmetry applied).
+    fn rank(&self, p: &Placement) -> u64 {
+        let offset = self.domain_offset();
+        let squares = &p.squares[self.first..self.first + self.count];
+        if let [sq] = squares {
+            return u64::from(sq - offset);
+        }
+        let mut s = [0u8; MAX_GROUP];
+        for (d, &sq) in s.iter_mut().zip(squares) {
+            *d = sq - offset;
+        }
+        s[..self.count].sort_unstable();
+        s[..self.count]
+            .iter()
+            .enumerate()
+            .map(|(i, &sq)| BINOMIAL[usize::from(sq)][i + 1])
+            .sum()
+    }
+
     fn domain_offset(&self) -> u8 {
         if self.piece.role == Role::Pawn {
             8
@@ -137,7 +157,9 @@ fn rank(sq: u8) -> u8 {
     sq >> 3
 }
 
-fn kings_apart(a: u8, b: u8) -> bool {
+/// Whether kings on these squares stand apart (neither together nor side
+/// by side).
+pub fn kings_apart(a: u8, b: u8) -> bool {
     a != b
         && (i16::from(file(a)) - i16::from(file(b)))
             .abs()
@@ -240,12 +262,18 @@ impl Layout {
                     count,
                     first,
                     size: binomial(domain, count as u64),
+                    stride: 0,
                     unrank: unrank_table(domain as u8, count),
                 });
                 first += count;
             }
         }
-        let per_side = groups.iter().map(|g| g.size).product::<u64>() * pairs.len() as u64;
+        let mut stride = 1;
+        for group in groups.iter_mut().rev() {
+            group.stride = stride;
+            stride *= group.size;
+        }
+        let per_side = stride * pairs.len() as u64;
         let mut pieces = [Color::White.king(); MAX_UNITS];
         pieces[1] = Color::Black.king();
         for group in &groups {
@@ -336,6 +364,26 @@ impl Layout {
         best + if p.white_to_move { 0 } else { self.per_side }
     }
 
+    /// The index of `q`, which is `p` with the unit in `slot` moved and the
+    /// other side to move, where `index` is the index `p` was decoded from.
+    /// When no king moved and only the identity brings the kings into the
+    /// stored set, only the moved unit's group changes its rank, which
+    /// saves a full [`Layout::encode`] on the generator's hot path.
+    pub fn encode_moved(&self, index: u64, p: &Placement, slot: usize, q: &Placement) -> u64 {
+        let (wk, bk) = (p.squares[0], p.squares[1]);
+        if slot < 2 || self.symmetries[usize::from(wk) * 64 + usize::from(bk)] != 1 {
+            return self.encode(q);
+        }
+        let group = self
+            .groups
+            .iter()
+            .find(|g| (g.first..g.first + g.count).contains(&slot))
+            .expect("every slot past the kings is in a group");
+        let within =
+            index % self.per_side + group.stride * group.rank(q) - group.stride * group.rank(p);
+        within + if q.white_to_move { 0 } else { self.per_side }
+    }
+
     fn encode_with(&self, t: u8, p: &Placement) -> u64 {
         let map = &TRANSFORMS[usize::from(t)];
         let wk = map[usize::from(p.squares[0])];
@@ -416,18 +464,6 @@ impl Layout {
             squares,
             white_to_move: color_of(turn) == Color::White,
         }
-    }
-
-    /// Whether any unit of `by` attacks `target` in `p`.
-    pub fn attacked(&self, p: &Placement, target: u8, by: Color) -> bool {
-        let occupied = self.occupied(p);
-        let target = Square::new(u32::from(target));
-        (0..self.units).any(|slot| {
-            let piece = self.piece(slot);
-            piece.color == by
-                && attacks::attacks(Square::new(u32::from(p.squares[slot])), piece, occupied)
-                    .contains(target)
-        })
     }
 
     pub fn occupied(&self, p: &Placement) -> Bitboard {
@@ -524,6 +560,28 @@ mod tests {
                         *s = transform(t, *s);
                     }
                     assert_eq!(layout.encode(&q), again, "{key} {index} t{t}");
+                }
+                // Moving one unit re-encodes like a full encode.
+                if again == index {
+                    for slot in 0..layout.units {
+                        let mut q = p;
+                        q.squares[slot] = (p.squares[slot] + 9) % 64;
+                        q.white_to_move = !p.white_to_move;
+                        let free = q.squares[..layout.units]
+                            .iter()
+                            .filter(|&&s| s == q.squares[slot])
+                            .count()
+                            == 1;
+                        let pawn_ok = layout.piece(slot).role != Role::Pawn
+                            || (8..56).contains(&q.squares[slot]);
+                        if free && pawn_ok && kings_apart(q.squares[0], q.squares[1]) {
+                            assert_eq!(
+                                layout.encode_moved(index, &p, slot, &q),
+                                layout.encode(&q),
+                                "{key} {index} slot {slot}"
+                            );
+                        }
+                    }
                 }
             }
             assert!(canonical > 0);

@@ -14,6 +14,7 @@ pub mod file;
 pub mod generate;
 pub mod index;
 pub mod judge;
+pub mod moves;
 pub mod syzygy;
 pub mod tables;
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use shakmaty::{ByRole, Chess, EnPassantMode, Move, Position, Role};
+use shakmaty::{Board, ByRole, Chess, Color, EnPassantMode, Move, Position, Role};
 
 use super::dtm::Dtm;
 use super::file::{self, FileError, TableFile};
@@ -193,22 +193,27 @@ impl DtmTables {
             source,
         })?;
         let started = Instant::now();
-        let mut subs = HashMap::new();
+        // A handful of tables: a scan beats hashing the key on every
+        // capture of the first pass.
+        let mut subs = Vec::new();
         for sub in sub_materials(&material) {
             if sub.count() <= 2 {
                 continue;
             }
             let file = TableFile::open(&self.path(&sub), &sub)?;
-            subs.insert(sub, (Layout::new(sub), file.read_all()?));
+            subs.push((sub, Layout::new(sub), file.read_all()?));
         }
-        let sub_value = |pos: &Chess| -> Dtm {
-            let m = Material::of(pos.board());
+        let sub_value = |board: &Board, turn: Color| -> Dtm {
+            let m = Material::of(board);
             if m.count() <= 2 {
                 return Dtm::Draw;
             }
             let (normal, mirrored) = m.normalized();
-            let (layout, codes) = subs.get(&normal).expect("sub-table loaded");
-            let p = layout.placement(pos.board(), pos.turn(), mirrored);
+            let (_, layout, codes) = subs
+                .iter()
+                .find(|(m, _, _)| *m == normal)
+                .expect("sub-table loaded");
+            let p = layout.placement(board, turn, mirrored);
             Dtm::from_code(codes[layout.encode(&p) as usize])
         };
         let layout = Layout::new(material);
