@@ -374,7 +374,7 @@ impl State<'_> {
             }
         };
         self.slots[index as usize].store(
-            quiet as u32 * COUNTER | u32::from(code) << EXIT_SHIFT,
+            (quiet as u32 * COUNTER) | (u32::from(code) << EXIT_SHIFT),
             Relaxed,
         );
     }
