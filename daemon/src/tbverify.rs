@@ -15,7 +15,7 @@ use anyhow::{bail, Context, Result};
 
 use solvers::recognizer::{verify as run_verify, Recognizer, Registry, Sample, Stats};
 use solvers::tablebase::syzygy::SyzygyTables;
-use solvers::tablebase::tables::DtmTables;
+use solvers::tablebase::tables::{DtmTables, LoadedTable};
 use solvers::tablebase::{Material, WdlOracle};
 
 #[derive(Debug, clap::Args)]
@@ -40,21 +40,44 @@ struct Oracles {
     dtm: DtmTables,
 }
 
-/// The oracle that covers `material`, or why there is none. Syzygy first;
-/// cookd's own DTM tables in `--dir` plug in here.
-fn oracle_for<'a>(
-    oracles: &'a Oracles,
-    material: &Material,
-) -> Result<&'a (dyn WdlOracle + Sync), String> {
-    if let Some(syzygy) = &oracles.syzygy {
-        if material.count() as usize <= syzygy.max_pieces() {
-            return Ok(syzygy);
+/// Where the truth about one material comes from.
+enum Oracle<'a> {
+    Syzygy(&'a SyzygyTables),
+    /// cookd's own table, read whole: a verification probes every slot.
+    Dtm(LoadedTable),
+    /// Kings alone, which need no table.
+    Folder(&'a DtmTables),
+}
+
+impl Oracle<'_> {
+    fn as_dyn(&self) -> &(dyn WdlOracle + Sync) {
+        match self {
+            Oracle::Syzygy(tables) => *tables,
+            Oracle::Dtm(table) => table,
+            Oracle::Folder(tables) => *tables,
         }
     }
-    if oracles.dtm.has(material) {
-        return Ok(&oracles.dtm);
+}
+
+/// The oracle that covers `material`, or why there is none: Syzygy
+/// first, then cookd's own DTM tables in `--dir`.
+fn oracle_for<'a>(oracles: &'a Oracles, material: &Material) -> Result<Oracle<'a>, String> {
+    if let Some(syzygy) = &oracles.syzygy {
+        if material.count() as usize <= syzygy.max_pieces() {
+            return Ok(Oracle::Syzygy(syzygy));
+        }
+    }
+    if material.count() <= 2 {
+        return Ok(Oracle::Folder(&oracles.dtm));
     }
     let key = material.normalized().0;
+    if oracles.dtm.has(material) {
+        return oracles
+            .dtm
+            .load(material)
+            .map(Oracle::Dtm)
+            .map_err(|e| format!("cannot read the table for {key}: {e}"));
+    }
     Err(format!(
         "no table for {key} in {}; generate it with cookd tb generate {key}",
         oracles.dtm.dir().display()
@@ -126,7 +149,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
                 }
             };
             let start = Instant::now();
-            let stats = run_verify(recognizer, &material, oracle, sample)?;
+            let stats = run_verify(recognizer, &material, oracle.as_dyn(), sample)?;
             let seconds = start.elapsed().as_secs_f64();
             print_row(recognizer, status, &material, &stats, seconds);
             for example in &stats.examples {

@@ -139,6 +139,29 @@ fn dtm_agrees_with_the_gaviota_test_positions() {
     }
 }
 
+/// The five-unit Gaviota test positions whose tables are in the folder
+/// `COOKD_DTM5_DIR` names (made with `cookd tb generate KBNvKB ...`; each
+/// five-unit table takes minutes, too long for every run).
+#[test]
+#[ignore = "needs five-unit tables in COOKD_DTM5_DIR"]
+fn dtm_agrees_with_the_gaviota_five_unit_positions() {
+    let dir = std::env::var_os("COOKD_DTM5_DIR").expect("COOKD_DTM5_DIR");
+    let tables = DtmTables::new(Path::new(&dir));
+    let mut checked = 0;
+    for (fen, pos, dm) in epd_cases("endgame-dm-5.epd") {
+        match tables.try_probe(&pos) {
+            Ok(dtm) => {
+                assert_eq!(dtm.moves(), dm, "{fen}: {dtm}");
+                checked += 1;
+            }
+            Err(ProbeError::MissingTable { .. }) => {}
+            Err(e) => panic!("{fen}: {e}"),
+        }
+    }
+    assert!(checked > 0, "no table in {dir:?} holds a test position");
+    eprintln!("{checked} five-unit positions agree");
+}
+
 #[test]
 fn longest_mates_are_the_published_ones() {
     let longest = |key: &str| {

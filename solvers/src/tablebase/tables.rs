@@ -237,6 +237,67 @@ impl DtmTables {
     }
 }
 
+/// One table read whole into memory: probes without a lock or a block to
+/// decompress, for passes over every position of a material such as
+/// `cookd tb verify` (a five-unit table is hundreds of megabytes).
+#[derive(Debug)]
+pub struct LoadedTable {
+    layout: Layout,
+    codes: Vec<u8>,
+}
+
+impl DtmTables {
+    /// The table of `material` (or of its mirror), read whole.
+    pub fn load(&self, material: &Material) -> Result<LoadedTable, ProbeError> {
+        let normal = material.normalized().0;
+        let table = self.table(&normal)?;
+        let codes = table.file.read_all().map_err(|e| ProbeError::Failed {
+            source_name: NAME,
+            material: normal,
+            error: e.to_string(),
+        })?;
+        Ok(LoadedTable {
+            layout: Layout::new(normal),
+            codes,
+        })
+    }
+}
+
+impl LoadedTable {
+    pub fn material(&self) -> Material {
+        self.layout.material()
+    }
+
+    /// The DTM of `pos`, which must hold this table's material (either
+    /// orientation), no castling rights and no en-passant capture (its
+    /// value would need the sub-tables).
+    pub fn try_probe(&self, pos: &Chess) -> Result<Dtm, ProbeError> {
+        let material = Material::of(pos.board());
+        check_supported(pos, &material)?;
+        let (normal, mirrored) = material.normalized();
+        if normal != self.layout.material() {
+            return Err(ProbeError::MissingTable {
+                source_name: NAME,
+                material,
+            });
+        }
+        if pos.ep_square(EnPassantMode::Legal).is_some() {
+            return Err(ProbeError::Unsupported {
+                material,
+                why: "an en-passant capture needs the sub-tables: probe the folder".into(),
+            });
+        }
+        let p = self.layout.placement(pos.board(), pos.turn(), mirrored);
+        Ok(Dtm::from_code(self.codes[self.layout.encode(&p) as usize]))
+    }
+}
+
+impl WdlOracle for LoadedTable {
+    fn wdl(&self, pos: &Chess) -> Result<Wdl, ProbeError> {
+        self.try_probe(pos).map(Dtm::wdl)
+    }
+}
+
 impl WdlOracle for DtmTables {
     fn wdl(&self, pos: &Chess) -> Result<Wdl, ProbeError> {
         self.try_probe(pos).map(Dtm::wdl)
