@@ -141,7 +141,11 @@ impl Analysis {
                 .collect::<Vec<_>>()
         });
         let fixed = fixed_units(target);
-        let free_targets = targets.map(|t| t.into_iter().filter(|(_, sq)| !fixed.contains(*sq)).collect());
+        let free_targets = targets.map(|t| {
+            t.into_iter()
+                .filter(|(_, sq)| !fixed.contains(*sq))
+                .collect()
+        });
         let mut analysis = Analysis {
             target: target.clone(),
             fixed,
@@ -338,11 +342,16 @@ impl Analysis {
                 if duals.reduced(&m.moves, m.n, i, j) > slack {
                     continue;
                 }
-                squares |= if target == Role::Pawn {
+                let way = if target == Role::Pawn {
                     pawn_diamond(color, from, to)
                 } else {
                     pawn_cone(color, from)
                 };
+                // The duals bound is not tight: a pair it lets through
+                // counts only if some matching with it fits the budget.
+                if !(way & !squares).is_empty() && forced_cost(&m.moves, m.n, i, j) <= budget {
+                    squares |= way;
+                }
             }
         }
         squares & !self.fixed
@@ -483,6 +492,23 @@ struct Matrices {
     straight: [i32; MAX_N * MAX_N],
     /// The unit of each row.
     units: [(Role, Square); MAX_N],
+}
+
+/// The cheapest matching of the `n × n` matrix `cost` that pairs row `i`
+/// with column `j`.
+fn forced_cost(cost: &[i32; MAX_N * MAX_N], n: usize, i: usize, j: usize) -> i32 {
+    let mut rest = [0; MAX_N * MAX_N];
+    let mut k = 0;
+    for r in (0..n).filter(|&r| r != i) {
+        for c in (0..n).filter(|&c| c != j) {
+            rest[k] = cost[r * n + c];
+            k += 1;
+        }
+    }
+    match min_cost(&rest, n - 1) {
+        Some(c) => c.saturating_add(cost[i * n + j]).min(INF),
+        None => INF,
+    }
 }
 
 /// Squares a pawn of `color` can land on by a capture on its way from
@@ -652,5 +678,28 @@ mod tests {
             a.need(&Board::default(), &Castles::default(), Color::Black),
             None
         );
+    }
+
+    #[test]
+    fn victims_of_pawn_captures_must_reach_the_capture_squares() {
+        // spg130: White's d-pawn ends on c4, so it takes a black unit on c3,
+        // d3 or c4; Black's nearest candidates (queen via a5, c-pawn via c5)
+        // need two moves on top of b6, Ba6, e5 and O-O-O.
+        let a = Analysis::new(&board("1Bkr1bnr/p2p1ppp/bp6/4p3/2P5/8/PPP1PPPP/RN2KBNR"));
+        let (start, castles) = (Board::default(), Castles::default());
+        let white = a.need(&start, &castles, Color::White).unwrap();
+        assert_eq!((white.moves, white.captures), (4, 1));
+        let squares = a.capture_squares(&start, &castles, Color::White, 8);
+        assert_eq!(
+            squares,
+            Bitboard::from_square(Square::C3) | Square::D3 | Square::C4
+        );
+        assert_eq!(a.need(&start, &castles, Color::Black).unwrap().moves, 4);
+        let victims = Victims {
+            squares,
+            count: white.captures,
+        };
+        let black = a.need_with(&start, &castles, Color::Black, Some(victims));
+        assert_eq!(black.unwrap().moves, 6);
     }
 }

@@ -165,7 +165,11 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.cached_need(key, |a| a.need(pos.board(), pos.castles(), color))
     }
 
-    fn cached_need(&mut self, key: u64, compute: impl FnOnce(&Analysis) -> Option<Need>) -> Option<Need> {
+    fn cached_need(
+        &mut self,
+        key: u64,
+        compute: impl FnOnce(&Analysis) -> Option<Need>,
+    ) -> Option<Need> {
         let slot = (key as usize) & ((1 << CACHE_BITS) - 1);
         let (k, need) = self.cache[slot];
         if k == key && need != Some(UNSET) {
