@@ -452,13 +452,10 @@ impl Analysis {
             } else {
                 0
             };
-            for j in 0..n {
+            for (j, &(tm, tc, ts)) in row.iter().enumerate().take(n) {
                 let (mv, c, s) = match targets.get(j) {
                     Some(&target) if castling => self.cost(color, castles, (role, from), target),
-                    Some(_) => {
-                        let (mv, c, s) = row[j];
-                        (widen(mv), widen(c), widen(s))
-                    }
+                    Some(_) => (widen(tm), widen(tc), widen(ts)),
                     // A unit left over is captured somewhere: free for its
                     // own side, but a king is never captured...
                     None if role == Role::King => (INF, INF, INF),
