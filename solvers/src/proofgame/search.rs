@@ -114,7 +114,7 @@ impl<'a> Shared<'a> {
     }
 }
 
-const CACHE_BITS: u32 = 14;
+const CACHE_BITS: u32 = 16;
 const SQUARES_CACHE_BITS: u32 = 12;
 
 /// The splitmix64 finaliser, to derive cache keys.
@@ -159,9 +159,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
-    fn need(&mut self, pos: &Chess, color: Color) -> Option<Need> {
-        let a = self.goal.analysis;
-        let key = a.side_key(pos.board(), pos.castles(), color);
+    /// [`Analysis::need`]; `key` is the side's [`Analysis::side_key`].
+    fn need(&mut self, pos: &Chess, color: Color, key: u64) -> Option<Need> {
         self.cached_need(key, |a| a.need(pos.board(), pos.castles(), color))
     }
 
@@ -183,10 +182,17 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// [`Analysis::need`] of `victim` when the opponent's pawns must take
     /// `count` of its units on the squares they can capture on, given the
     /// opponent's `budget` of moves.
-    fn victim_need(&mut self, pos: &Chess, victim: Color, count: i32, budget: i32) -> Option<Need> {
+    /// `keys` are both sides' [`Analysis::side_key`]s, by `Color as usize`.
+    fn victim_need(
+        &mut self,
+        pos: &Chess,
+        (victim, count): (Color, i32),
+        budget: i32,
+        keys: [u64; 2],
+    ) -> Option<Need> {
         let a = self.goal.analysis;
         let (board, castles) = (pos.board(), pos.castles());
-        let capturer_key = mix(a.side_key(board, castles, !victim) ^ budget as u64);
+        let capturer_key = mix(keys[(!victim) as usize] ^ budget as u64);
         let slot = (capturer_key as usize) & ((1 << SQUARES_CACHE_BITS) - 1);
         let squares = match self.squares_cache[slot] {
             (k, Some(squares)) if k == capturer_key => squares,
@@ -197,7 +203,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
         };
         let victims = Victims { squares, count };
-        let key = mix(mix(a.side_key(board, castles, victim) ^ squares.0) ^ count as u64);
+        let key = mix(mix(keys[victim as usize] ^ squares.0) ^ count as u64);
         self.cached_need(key, |a| a.need_with(board, castles, victim, Some(victims)))
     }
 
@@ -213,9 +219,15 @@ impl<'s, 'a> Worker<'s, 'a> {
                 left / 2
             }
         } as i32;
+        let a = self.goal.analysis;
+        // Indexed by `Color as usize`.
+        let mut keys = [0; 2];
+        for c in Color::ALL {
+            keys[c as usize] = a.side_key(board, pos.castles(), c);
+        }
         let mut needs = [None; 2];
         for (i, color) in Color::ALL.into_iter().enumerate() {
-            let Some(need) = self.need(pos, color) else {
+            let Some(need) = self.need(pos, color, keys[color as usize]) else {
                 return false;
             };
             let to_capture = surplus(!color);
@@ -234,7 +246,8 @@ impl<'s, 'a> Worker<'s, 'a> {
             if capturer.captures == 0 {
                 continue;
             }
-            let Some(need) = self.victim_need(pos, color, capturer.captures, moves_left(!color))
+            let Some(need) =
+                self.victim_need(pos, (color, capturer.captures), moves_left(!color), keys)
             else {
                 return false;
             };
