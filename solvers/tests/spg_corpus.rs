@@ -129,9 +129,9 @@ fn spg_corpus_quick_rows() {
     assert!(judged >= 60, "only {judged} rows in scope");
 }
 
-/// Longer rows that now take under 1 s of CPU each in the benchmark
-/// (release build): 17 to 20 plies, less the two that still take seconds
-/// (spg170 13 s, spg171 5 s).
+/// Longer rows that take under 1 s of CPU each in the benchmark (release
+/// build): 17 to 20 plies, less the two that still take seconds (spg170
+/// 11 s, spg171 4.6 s).
 const MEDIUM_PLIES: std::ops::RangeInclusive<u32> = 17..=20;
 const MEDIUM_SLOW: [&str; 2] = ["spg170", "spg171"];
 
@@ -146,10 +146,11 @@ fn spg_corpus_medium_rows() {
     assert!(judged >= 20, "only {judged} rows in scope");
 }
 
-/// Slow or not yet solved (benchmark, release build, CPU seconds): spg130
-/// 2.6 s, spg170 13 s, spg171 5.4 s, spg202 9 s, spg205 8 s; spg186,
-/// spg197 and spg200 are still `unsolved` after 14 s of CPU, and so are the
-/// three rows over 24 plies (`unsolved` fails here).
+/// Slow or not yet solved (benchmark, release build, 1 thread, CPU
+/// seconds on a shared machine): spg130 1.7, spg170 11, spg171 4.6, spg186
+/// 15, spg197 13, spg202 5.3, spg205 5.2, spg225 (31 plies) 8; spg200 and
+/// the rows of 39 and 43 plies are still `unsolved` after 13 s of CPU
+/// (60 s wall), and `unsolved` fails here.
 #[test]
 #[ignore = "long proof games: minutes in the dev profile; the benchmark checks them too"]
 fn spg_corpus_long_rows() {
