@@ -8,9 +8,11 @@
 //! once for moves and once for pawn captures. Both minima are lower bounds
 //! of what any real continuation needs, which is all the search relies on.
 
-use shakmaty::{attacks, Bitboard, Board, Castles, CastlingSide, Color, File, Rank, Role, Square};
+use shakmaty::{
+    attacks, Bitboard, Board, Castles, CastlingMode, CastlingSide, Color, File, Rank, Role, Square,
+};
 
-use super::assign::{min_cost, INF, MAX_N};
+use super::assign::{min_cost, min_cost_with_duals, INF, MAX_N};
 
 /// What one side still has to spend, at least.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,8 +38,39 @@ pub struct Analysis {
     /// `dist[role][from][to]`: fewest moves for a knight, bishop, rook,
     /// queen or king from `from` to `to` around the fixed squares.
     dist: Vec<u8>,
-    targets: [Vec<(Role, Square)>; 2],
-    keys: Vec<u64>,
+    /// The diagram's units of each side less the fixed ones: the only
+    /// targets still to match.
+    free_targets: [Vec<(Role, Square)>; 2],
+    /// `rows[color][role][from]`: [`Analysis::cost`] from `from` to each
+    /// free target, without castling rights (tabled once: the matching
+    /// runs at nearly every node of the search).
+    rows: Vec<[(u8, u8, u8); MAX_N]>,
+}
+
+/// Stands for [`INF`] in the tabled costs.
+const NO_COST: u8 = u8::MAX;
+
+fn widen(c: u8) -> i32 {
+    if c == NO_COST {
+        INF
+    } else {
+        i32::from(c)
+    }
+}
+
+fn narrow(c: i32) -> u8 {
+    if c >= i32::from(NO_COST) {
+        NO_COST
+    } else {
+        c as u8
+    }
+}
+
+/// The splitmix64 finaliser: a strong 64-bit mix, for cache keys.
+fn mix(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 const UNREACHABLE: u8 = u8::MAX;
@@ -107,27 +140,39 @@ impl Analysis {
                 .map(|(sq, piece)| (piece.role, sq))
                 .collect::<Vec<_>>()
         });
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let keys = (0..12 * 64 + 4)
-            .map(|_| {
-                // splitmix64: fixed keys, so runs are reproducible.
-                seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-                let mut z = seed;
-                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-                z ^ (z >> 31)
-            })
-            .collect();
+        let fixed = fixed_units(target);
+        let free_targets = targets.map(|t| {
+            t.into_iter()
+                .filter(|(_, sq)| !fixed.contains(*sq))
+                .collect()
+        });
         let mut analysis = Analysis {
             target: target.clone(),
-            fixed: Bitboard::EMPTY,
-            dist: Vec::new(),
-            targets,
-            keys,
+            fixed,
+            dist: distances(fixed),
+            free_targets,
+            rows: Vec::new(),
         };
-        analysis.fixed = fixed_units(target);
-        analysis.dist = distances(analysis.fixed);
+        let none = Castles::empty(CastlingMode::Standard);
+        let mut rows = Vec::with_capacity(2 * 6 * 64);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for from in Square::ALL {
+                    let mut row = [(NO_COST, NO_COST, NO_COST); MAX_N];
+                    for (j, &t) in analysis.free_targets[color_index(color)].iter().enumerate() {
+                        let (m, c, s) = analysis.cost(color, &none, (role, from), t);
+                        row[j] = (narrow(m), narrow(c), narrow(s));
+                    }
+                    rows.push(row);
+                }
+            }
+        }
+        analysis.rows = rows;
         analysis
+    }
+
+    fn row(&self, color: Color, role: Role, from: Square) -> &[(u8, u8, u8); MAX_N] {
+        &self.rows[(color_index(color) * 6 + (role as usize - 1)) * 64 + from.to_usize()]
     }
 
     pub fn target(&self) -> &Board {
@@ -151,20 +196,12 @@ impl Analysis {
     /// A key for `color`'s units and castling rights on `board` (for caching
     /// [`Analysis::need`]).
     pub fn side_key(&self, board: &Board, castles: &Castles, color: Color) -> u64 {
-        let mut key = 0;
-        for sq in board.by_color(color) {
-            let role = board.role_at(sq).expect("occupied");
-            key ^= self.keys[(role as usize - 1) * 64 + sq.to_usize()];
+        let ours = board.by_color(color);
+        let mut key = mix((castles.castling_rights() & ours).0 ^ color_index(color) as u64);
+        for role in Role::ALL {
+            key = mix(key ^ (board.by_role(role) & ours).0.wrapping_add(role as u64));
         }
-        for (i, side) in [CastlingSide::KingSide, CastlingSide::QueenSide]
-            .into_iter()
-            .enumerate()
-        {
-            if castles.has(color, side) {
-                key ^= self.keys[12 * 64 + i];
-            }
-        }
-        key ^ self.keys[12 * 64 + 2 + color_index(color)]
+        key
     }
 
     /// Fewest (moves, pawn captures, straight pawn moves) for `color`'s unit
@@ -255,38 +292,251 @@ impl Analysis {
     /// What `color` still needs at least to turn its units on `board` into
     /// the diagram's; `None` when no continuation at all can do it.
     pub fn need(&self, board: &Board, castles: &Castles, color: Color) -> Option<Need> {
-        let targets = &self.targets[color_index(color)];
-        let n = board.by_color(color).count();
-        if targets.len() > n || n > MAX_N {
-            return None;
-        }
-        let sources = board
-            .by_color(color)
-            .into_iter()
-            .map(|sq| (board.role_at(sq).expect("occupied"), sq));
-        let mut moves = [0; MAX_N * MAX_N];
-        let mut caps = [0; MAX_N * MAX_N];
-        let mut straight = [0; MAX_N * MAX_N];
-        for (i, source) in sources.enumerate() {
-            for j in 0..n {
-                let (m, c, s) = match targets.get(j) {
-                    Some(&target) => self.cost(color, castles, source, target),
-                    // A unit left over is captured somewhere: free for its
-                    // own side, but a king is never captured.
-                    None if source.0 == Role::King => (INF, INF, INF),
-                    None => (0, 0, 0),
-                };
-                moves[i * n + j] = m;
-                caps[i * n + j] = c;
-                straight[i * n + j] = s;
-            }
-        }
+        self.need_with(board, castles, color, None)
+    }
+
+    /// [`Analysis::need`] when, besides, the opponent's pawns must capture
+    /// `victims.count` of `color`'s units on `victims.squares`: those units
+    /// must first get there.
+    pub fn need_with(
+        &self,
+        board: &Board,
+        castles: &Castles,
+        color: Color,
+        victims: Option<Victims>,
+    ) -> Option<Need> {
+        let m = self.matrices(board, castles, color, victims)?;
         Some(Need {
-            moves: min_cost(&moves, n)?,
-            captures: min_cost(&caps, n)?,
-            straight: min_cost(&straight, n)?,
+            moves: min_cost(&m.moves, m.n)?,
+            captures: min_cost(&m.caps, m.n)?,
+            straight: min_cost(&m.straight, m.n)?,
         })
     }
+
+    /// Squares where `color`'s pawns can capture in a continuation in which
+    /// `color` makes at most `budget` more moves: those on the way of a pawn
+    /// to a diagram unit it can become within the budget. A matching that
+    /// pairs a pawn with a target costs at least the optimum plus the
+    /// pair's reduced cost (LP duality), which prunes most pairs.
+    pub fn capture_squares(
+        &self,
+        board: &Board,
+        castles: &Castles,
+        color: Color,
+        budget: i32,
+    ) -> Bitboard {
+        let Some(m) = self.matrices(board, castles, color, None) else {
+            return Bitboard::EMPTY;
+        };
+        let Some((best, duals)) = min_cost_with_duals(&m.moves, m.n) else {
+            return Bitboard::EMPTY;
+        };
+        let slack = i64::from(budget) - i64::from(best);
+        let targets = &self.free_targets[color_index(color)];
+        let mut squares = Bitboard::EMPTY;
+        for (i, &(role, from)) in m.units[..m.n].iter().enumerate() {
+            if role != Role::Pawn {
+                continue;
+            }
+            for (j, &(target, to)) in targets.iter().enumerate() {
+                if duals.reduced(&m.moves, m.n, i, j) > slack {
+                    continue;
+                }
+                let way = if target == Role::Pawn {
+                    pawn_diamond(color, from, to)
+                } else {
+                    pawn_cone(color, from)
+                };
+                // The duals bound is not tight: a pair it lets through
+                // counts only if some matching with it fits the budget.
+                if !(way & !squares).is_empty() && forced_cost(&m.moves, m.n, i, j) <= budget {
+                    squares |= way;
+                }
+            }
+        }
+        squares & !self.fixed
+    }
+
+    /// The least moves for `color`'s unit `role` on `from` to stand where an
+    /// enemy pawn captures it: on one of `squares`, or for a pawn also on
+    /// `ep` (en passant), or after promoting.
+    fn victim_cost(
+        &self,
+        color: Color,
+        (role, from): (Role, Square),
+        squares: Bitboard,
+        ep: Bitboard,
+    ) -> i32 {
+        match role {
+            Role::King => INF,
+            Role::Pawn => {
+                let last = Rank::new(if color == Color::White { 7 } else { 0 });
+                let promote = File::ALL
+                    .iter()
+                    .filter_map(|&f| pawn_path(color, from, Square::from_coords(f, last)))
+                    .map(|(m, _)| m)
+                    .min()
+                    .unwrap_or(INF);
+                (squares | ep)
+                    .into_iter()
+                    .filter_map(|sq| pawn_path(color, from, sq))
+                    .map(|(m, _)| m)
+                    .fold(promote, i32::min)
+            }
+            _ => squares
+                .into_iter()
+                .map(|sq| self.dist(role, from, sq))
+                .fold(INF, i32::min),
+        }
+    }
+
+    /// The cost matrices of the matching of `color`'s units on `board` to
+    /// its diagram units; `None` when a fixed square lost its unit or the
+    /// units are too few.
+    ///
+    /// A fixed square holds its diagram unit all game, so it must hold it
+    /// now, and that unit is matched to itself: only the other units and
+    /// targets enter the matching.
+    fn matrices(
+        &self,
+        board: &Board,
+        castles: &Castles,
+        color: Color,
+        victims: Option<Victims>,
+    ) -> Option<Matrices> {
+        let fixed = self.fixed & self.target.by_color(color);
+        for role in Role::ALL {
+            let piece = shakmaty::Piece { color, role };
+            let want = fixed & self.target.by_piece(piece);
+            if !(want & !board.by_piece(piece)).is_empty() {
+                return None;
+            }
+        }
+        let targets = &self.free_targets[color_index(color)];
+        let ours = board.by_color(color) & !fixed;
+        let n = ours.count();
+        let victims = victims.unwrap_or(Victims {
+            squares: Bitboard::EMPTY,
+            count: 0,
+        });
+        let victims_count = victims.count.max(0) as usize;
+        if targets.len() + victims_count > n || n > MAX_N {
+            return None;
+        }
+        // En passant: the pawn taken stands beside the capturing pawn's
+        // landing square, one rank nearer its own side.
+        let ep = match color {
+            Color::Black => (victims.squares & Bitboard::from_rank(Rank::Sixth)).shift(-8),
+            Color::White => (victims.squares & Bitboard::from_rank(Rank::Third)).shift(8),
+        };
+        let back = Rank::new(if color == Color::White { 0 } else { 7 });
+        let rights = castles.castling_rights() & Bitboard::from_rank(back);
+        let mut m = Matrices {
+            n,
+            moves: [0; MAX_N * MAX_N],
+            caps: [0; MAX_N * MAX_N],
+            straight: [0; MAX_N * MAX_N],
+            units: [(Role::Pawn, Square::A1); MAX_N],
+        };
+        for (i, from) in ours.into_iter().enumerate() {
+            let role = board.role_at(from).expect("occupied");
+            m.units[i] = (role, from);
+            // Castling rights open routes only for the king and rooks on
+            // their home squares; everything else is tabled.
+            let castling = rights.any()
+                && ((role == Role::King && from == Square::from_coords(File::E, back))
+                    || (role == Role::Rook && rights.contains(from)));
+            let row = self.row(color, role, from);
+            let victim = if victims_count > 0 {
+                self.victim_cost(color, (role, from), victims.squares, ep)
+            } else {
+                0
+            };
+            for (j, &(tm, tc, ts)) in row.iter().enumerate().take(n) {
+                let (mv, c, s) = match targets.get(j) {
+                    Some(&target) if castling => self.cost(color, castles, (role, from), target),
+                    Some(_) => (widen(tm), widen(tc), widen(ts)),
+                    // A unit left over is captured somewhere: free for its
+                    // own side, but a king is never captured...
+                    None if role == Role::King => (INF, INF, INF),
+                    // ...unless an enemy pawn must take it on given squares.
+                    None if j < targets.len() + victims_count => (victim, 0, 0),
+                    None => (0, 0, 0),
+                };
+                m.moves[i * n + j] = mv;
+                m.caps[i * n + j] = c;
+                m.straight[i * n + j] = s;
+            }
+        }
+        Some(m)
+    }
+}
+
+/// Where the opponent's pawns must capture some of a side's units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Victims {
+    /// Every square where those captures can happen.
+    pub squares: Bitboard,
+    /// How many units of the side they capture at least.
+    pub count: i32,
+}
+
+/// One side's matching problem (row-major `n × n`).
+struct Matrices {
+    n: usize,
+    moves: [i32; MAX_N * MAX_N],
+    caps: [i32; MAX_N * MAX_N],
+    straight: [i32; MAX_N * MAX_N],
+    /// The unit of each row.
+    units: [(Role, Square); MAX_N],
+}
+
+/// The cheapest matching of the `n × n` matrix `cost` that pairs row `i`
+/// with column `j`.
+fn forced_cost(cost: &[i32; MAX_N * MAX_N], n: usize, i: usize, j: usize) -> i32 {
+    let mut rest = [0; MAX_N * MAX_N];
+    let mut k = 0;
+    for r in (0..n).filter(|&r| r != i) {
+        for c in (0..n).filter(|&c| c != j) {
+            rest[k] = cost[r * n + c];
+            k += 1;
+        }
+    }
+    match min_cost(&rest, n - 1) {
+        Some(c) => c.saturating_add(cost[i * n + j]).min(INF),
+        None => INF,
+    }
+}
+
+/// Squares a pawn of `color` can land on by a capture on its way from
+/// `from` to `to` (ranks strictly after `from`, up to `to`).
+fn pawn_diamond(color: Color, from: Square, to: Square) -> Bitboard {
+    let (r0, r1) = (rel_rank(color, from), rel_rank(color, to));
+    let mut squares = Bitboard::EMPTY;
+    for sq in Square::ALL {
+        let r = rel_rank(color, sq);
+        if r > r0
+            && r <= r1
+            && from.file().distance(sq.file()) as i32 <= r - r0
+            && sq.file().distance(to.file()) as i32 <= r1 - r
+        {
+            squares.add(sq);
+        }
+    }
+    squares
+}
+
+/// Every square ahead of a pawn of `color` on `from` that it can reach.
+fn pawn_cone(color: Color, from: Square) -> Bitboard {
+    let r0 = rel_rank(color, from);
+    let mut squares = Bitboard::EMPTY;
+    for sq in Square::ALL {
+        let r = rel_rank(color, sq);
+        if r > r0 && from.file().distance(sq.file()) as i32 <= r - r0 {
+            squares.add(sq);
+        }
+    }
+    squares
 }
 
 /// Units of the diagram that provably never moved (nor were captured and
@@ -425,5 +675,28 @@ mod tests {
             a.need(&Board::default(), &Castles::default(), Color::Black),
             None
         );
+    }
+
+    #[test]
+    fn victims_of_pawn_captures_must_reach_the_capture_squares() {
+        // spg130: White's d-pawn ends on c4, so it takes a black unit on c3,
+        // d3 or c4; Black's nearest candidates (queen via a5, c-pawn via c5)
+        // need two moves on top of b6, Ba6, e5 and O-O-O.
+        let a = Analysis::new(&board("1Bkr1bnr/p2p1ppp/bp6/4p3/2P5/8/PPP1PPPP/RN2KBNR"));
+        let (start, castles) = (Board::default(), Castles::default());
+        let white = a.need(&start, &castles, Color::White).unwrap();
+        assert_eq!((white.moves, white.captures), (4, 1));
+        let squares = a.capture_squares(&start, &castles, Color::White, 8);
+        assert_eq!(
+            squares,
+            Bitboard::from_square(Square::C3) | Square::D3 | Square::C4
+        );
+        assert_eq!(a.need(&start, &castles, Color::Black).unwrap().moves, 4);
+        let victims = Victims {
+            squares,
+            count: white.captures,
+        };
+        let black = a.need_with(&start, &castles, Color::Black, Some(victims));
+        assert_eq!(black.unwrap().moves, 6);
     }
 }

@@ -11,15 +11,59 @@ pub const INF: i32 = 1 << 20;
 /// square matrix `cost` (row-major, `n × n`), or `None` when every matching
 /// uses an impossible pair.
 pub fn min_cost(cost: &[i32], n: usize) -> Option<i32> {
+    if let Some(total) = row_minima_matching(cost, n) {
+        return (total < INF).then_some(total);
+    }
+    min_cost_with_duals(cost, n).map(|(total, _)| total)
+}
+
+/// The sum of the row minima, when every row can take a column of its
+/// minimum without two rows sharing one: no matching costs less than that
+/// sum, so it is then the optimum. Most matrices of the search are like
+/// that (units already on their targets, free captures), and this check is
+/// far cheaper than the full method.
+fn row_minima_matching(cost: &[i32], n: usize) -> Option<i32> {
+    let mut used = 0u32;
+    let mut total = 0i32;
+    for i in 0..n {
+        let row = &cost[i * n..(i + 1) * n];
+        let least = *row.iter().min()?;
+        let j = (0..n).find(|&j| used & (1 << j) == 0 && row[j] == least)?;
+        used |= 1 << j;
+        total = total.saturating_add(least);
+    }
+    Some(total.min(INF))
+}
+
+/// Dual potentials of an optimal matching: `u[i] + v[j] <= cost[i][j]`
+/// for every pair, with equality on the matching, so any perfect matching
+/// that uses the pair `(i, j)` costs at least the optimum plus the reduced
+/// cost `cost[i][j] - u[i] - v[j]` (LP duality).
+#[derive(Debug, Clone, Copy)]
+pub struct Duals {
+    u: [i64; MAX_N + 1],
+    v: [i64; MAX_N + 1],
+}
+
+impl Duals {
+    /// How much more than the optimum a matching that pairs row `i` with
+    /// column `j` costs at least.
+    pub fn reduced(&self, cost: &[i32], n: usize, i: usize, j: usize) -> i64 {
+        i64::from(cost[i * n + j]) - self.u[i + 1] - self.v[j + 1]
+    }
+}
+
+/// [`min_cost`] with the dual potentials that prove it.
+pub fn min_cost_with_duals(cost: &[i32], n: usize) -> Option<(i32, Duals)> {
+    let mut u = [0i64; MAX_N + 1];
+    let mut v = [0i64; MAX_N + 1];
     if n == 0 {
-        return Some(0);
+        return Some((0, Duals { u, v }));
     }
     assert!(n <= MAX_N, "at most {MAX_N} rows");
     // Classic O(n^3) shortest-augmenting-path formulation; index 0 is the
     // virtual column that starts each augmentation. Fixed-size arrays: this
     // runs at nearly every node of the search.
-    let mut u = [0i64; MAX_N + 1];
-    let mut v = [0i64; MAX_N + 1];
     let mut p = [0usize; MAX_N + 1];
     let mut way = [0usize; MAX_N + 1];
     for i in 1..=n {
@@ -70,7 +114,7 @@ pub fn min_cost(cost: &[i32], n: usize) -> Option<i32> {
     let total: i64 = (1..=n)
         .map(|j| i64::from(cost[(p[j] - 1) * n + (j - 1)]))
         .sum();
-    (total < i64::from(INF)).then_some(total as i32)
+    (total < i64::from(INF)).then_some((total as i32, Duals { u, v }))
 }
 
 #[cfg(test)]
@@ -98,6 +142,17 @@ mod tests {
         (best < i64::from(INF)).then_some(best as i32)
     }
 
+    /// The cheapest matching that pairs `i` with `j`.
+    fn brute_forced(cost: &[i32], n: usize, i: usize, j: usize) -> Option<i32> {
+        let mut forced = cost.to_vec();
+        for k in 0..n {
+            if k != j {
+                forced[i * n + k] = INF;
+            }
+        }
+        brute(&forced, n)
+    }
+
     #[test]
     fn agrees_with_brute_force() {
         let mut seed = 12345u64;
@@ -115,6 +170,19 @@ mod tests {
                     })
                     .collect();
                 assert_eq!(min_cost(&cost, n), brute(&cost, n), "{cost:?}");
+                if let Some((total, duals)) = min_cost_with_duals(&cost, n) {
+                    // Forcing a pair costs exactly the optimum plus at least
+                    // its reduced cost, and never less.
+                    for i in 0..n {
+                        for j in 0..n {
+                            let rc = duals.reduced(&cost, n, i, j);
+                            assert!(rc >= 0, "{cost:?}");
+                            if let Some(forced) = brute_forced(&cost, n, i, j) {
+                                assert!(i64::from(forced) >= i64::from(total) + rc, "{cost:?}");
+                            }
+                        }
+                    }
+                }
             }
         }
     }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position};
 
-use super::analysis::{Analysis, Need};
+use super::analysis::{Analysis, Need, Victims};
 use super::Progress;
 use crate::search::{payload, Table};
 
@@ -114,7 +114,15 @@ impl<'a> Shared<'a> {
     }
 }
 
-const CACHE_BITS: u32 = 14;
+const CACHE_BITS: u32 = 16;
+const SQUARES_CACHE_BITS: u32 = 12;
+
+/// The splitmix64 finaliser, to derive cache keys.
+fn mix(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 /// Marks an empty cache slot (no real need is negative).
 const UNSET: Need = Need {
@@ -128,6 +136,8 @@ pub(crate) struct Worker<'s, 'a> {
     shared: &'s Shared<'a>,
     goal: Goal<'s>,
     cache: Vec<(u64, Option<Need>)>,
+    /// Capture squares by (side, its moves left): key and squares.
+    squares_cache: Vec<(u64, Option<Bitboard>)>,
     nodes: u64,
     /// Nodes met at the synchronisation depth so far (`None`: not parallel).
     sync_seen: Option<u64>,
@@ -143,22 +153,58 @@ impl<'s, 'a> Worker<'s, 'a> {
             shared,
             goal,
             cache: vec![(0, Some(UNSET)); 1 << CACHE_BITS],
+            squares_cache: vec![(0, None); 1 << SQUARES_CACHE_BITS],
             nodes: 0,
             sync_seen: parallel.then_some(0),
         }
     }
 
-    fn need(&mut self, pos: &Chess, color: Color) -> Option<Need> {
-        let a = self.goal.analysis;
-        let key = a.side_key(pos.board(), pos.castles(), color);
+    /// [`Analysis::need`]; `key` is the side's [`Analysis::side_key`].
+    fn need(&mut self, pos: &Chess, color: Color, key: u64) -> Option<Need> {
+        self.cached_need(key, |a| a.need(pos.board(), pos.castles(), color))
+    }
+
+    fn cached_need(
+        &mut self,
+        key: u64,
+        compute: impl FnOnce(&Analysis) -> Option<Need>,
+    ) -> Option<Need> {
         let slot = (key as usize) & ((1 << CACHE_BITS) - 1);
         let (k, need) = self.cache[slot];
         if k == key && need != Some(UNSET) {
             return need;
         }
-        let need = a.need(pos.board(), pos.castles(), color);
+        let need = compute(self.goal.analysis);
         self.cache[slot] = (key, need);
         need
+    }
+
+    /// [`Analysis::need`] of `victim` when the opponent's pawns must take
+    /// `count` of its units on the squares they can capture on, given the
+    /// opponent's `budget` of moves.
+    /// `keys` are both sides' [`Analysis::side_key`]s, by `Color as usize`.
+    fn victim_need(
+        &mut self,
+        pos: &Chess,
+        (victim, count): (Color, i32),
+        budget: i32,
+        keys: [u64; 2],
+    ) -> Option<Need> {
+        let a = self.goal.analysis;
+        let (board, castles) = (pos.board(), pos.castles());
+        let capturer_key = mix(keys[(!victim) as usize] ^ budget as u64);
+        let slot = (capturer_key as usize) & ((1 << SQUARES_CACHE_BITS) - 1);
+        let squares = match self.squares_cache[slot] {
+            (k, Some(squares)) if k == capturer_key => squares,
+            _ => {
+                let squares = a.capture_squares(board, castles, !victim, budget);
+                self.squares_cache[slot] = (capturer_key, Some(squares));
+                squares
+            }
+        };
+        let victims = Victims { squares, count };
+        let key = mix(mix(keys[victim as usize] ^ squares.0) ^ count as u64);
+        self.cached_need(key, |a| a.need_with(board, castles, victim, Some(victims)))
     }
 
     /// Whether the diagram may still be reached in exactly `left` plies.
@@ -166,18 +212,47 @@ impl<'s, 'a> Worker<'s, 'a> {
         let targets = |c: Color| self.goal.analysis.target().by_color(c).count() as i32;
         let board = pos.board();
         let surplus = |c: Color| board.by_color(c).count() as i32 - targets(c);
-        for color in [Color::White, Color::Black] {
-            let moves_left = if color == pos.turn() {
+        let moves_left = |color: Color| {
+            if color == pos.turn() {
                 left.div_ceil(2)
             } else {
                 left / 2
-            } as i32;
-            let Some(need) = self.need(pos, color) else {
+            }
+        } as i32;
+        let a = self.goal.analysis;
+        // Indexed by `Color as usize`.
+        let mut keys = [0; 2];
+        for c in Color::ALL {
+            keys[c as usize] = a.side_key(board, pos.castles(), c);
+        }
+        let mut needs = [None; 2];
+        for (i, color) in Color::ALL.into_iter().enumerate() {
+            let Some(need) = self.need(pos, color, keys[color as usize]) else {
                 return false;
             };
             let to_capture = surplus(!color);
             let least = need.moves.max(to_capture + need.straight);
-            if least > moves_left || need.captures > to_capture {
+            if least > moves_left(color) || need.captures > to_capture {
+                return false;
+            }
+            needs[i] = Some(need);
+        }
+        // Each capture an opponent's pawn must make takes one of this
+        // side's units, which must first walk to where it is taken.
+        for (i, color) in Color::ALL.into_iter().enumerate() {
+            let Some(capturer) = needs[1 - i] else {
+                continue;
+            };
+            if capturer.captures == 0 {
+                continue;
+            }
+            let Some(need) =
+                self.victim_need(pos, (color, capturer.captures), moves_left(!color), keys)
+            else {
+                return false;
+            };
+            let least = need.moves.max(surplus(!color) + need.straight);
+            if least > moves_left(color) {
                 return false;
             }
         }
