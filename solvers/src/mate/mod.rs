@@ -20,7 +20,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 use crate::check::{gives_check, CheckInfo};
 use crate::search::{payload, Table};
 use crate::stipulation::Stipulation;
-use picture::{Pictures, Units};
+use picture::{Costs, Pictures, Units};
 
 mod help_bound;
 mod picture;
@@ -171,7 +171,7 @@ pub struct Solver {
     pictures: Option<Arc<Pictures>>,
     /// Per plies left: the pictures still reachable at the node being
     /// searched at that depth (reused buffers).
-    alive: Vec<Vec<u32>>,
+    buffers: Vec<Buffers>,
     /// Calls of the move-count test without pictures, and how many pruned:
     /// where it never prunes it is not worth its cost.
     bound_calls: u64,
@@ -237,7 +237,7 @@ impl Solver {
             killer_attack: vec![None; 256],
             parallelism: Parallelism::default(),
             pictures: None,
-            alive: Vec::new(),
+            buffers: Vec::new(),
             bound_calls: 0,
             bound_prunes: 0,
         }
@@ -747,15 +747,16 @@ impl Solver {
             }
         }
         // The pictures first: cheaper than the table probe's cache miss.
-        let mut alive = Vec::new();
+        let mut buffers = Buffers::default();
         if let Some((pictures, units)) = &pictures {
-            if self.alive.len() <= usize::from(left) {
-                self.alive.resize_with(usize::from(left) + 1, Vec::new);
+            if self.buffers.len() <= usize::from(left) {
+                self.buffers
+                    .resize_with(usize::from(left) + 1, Buffers::default);
             }
-            alive = std::mem::take(&mut self.alive[usize::from(left)]);
-            pictures.filter(pos, units, left, node.alive, &mut alive);
-            if alive.is_empty() {
-                self.alive[usize::from(left)] = alive;
+            buffers = std::mem::take(&mut self.buffers[usize::from(left)]);
+            pictures.filter(pos, units, left, node.alive, &mut buffers.alive);
+            if buffers.alive.is_empty() {
+                self.buffers[usize::from(left)] = buffers;
                 return false;
             }
         }
@@ -763,7 +764,7 @@ impl Solver {
         if self.shared.table.get(help_key(hash, left)).is_some() {
             self.stats.tt_hits += 1;
             if pictures.is_some() {
-                self.alive[usize::from(left)] = alive;
+                self.buffers[usize::from(left)] = buffers;
             }
             return false;
         }
@@ -774,8 +775,21 @@ impl Solver {
                 moves.retain(|m| gives_check(pos, &info, m));
             }
         }
+        // Most moves lose every picture; finding that out before playing
+        // them saves the copies, and the child filters only the pictures
+        // the move may keep. The last ply's children are judged by mate.
+        let mut test = pictures
+            .as_ref()
+            .filter(|_| left >= 2)
+            .map(|(pictures, units)| pictures.move_test(pos, units, left, &buffers.alive));
         let mut any = false;
         for m in &moves {
+            if let Some(test) = &mut test {
+                test.keep(m, &mut buffers.kept);
+                if buffers.kept.is_empty() {
+                    continue;
+                }
+            }
             let mut next = pos.clone();
             next.play_unchecked(*m);
             let next_units = pictures.as_ref().map(|(_, units)| {
@@ -785,7 +799,7 @@ impl Solver {
             });
             let child = Node {
                 units: next_units.as_ref(),
-                alive: pictures.as_ref().map(|_| alive.as_slice()),
+                alive: test.as_ref().map(|_| buffers.kept.as_slice()),
             };
             path.push(*m);
             any |= self.help_lines(&next, left - 1, child, path, lines);
@@ -795,7 +809,7 @@ impl Solver {
             }
         }
         if pictures.is_some() {
-            self.alive[usize::from(left)] = alive;
+            self.buffers[usize::from(left)] = buffers;
         }
         if self.out_of_time {
             return any;
@@ -807,12 +821,22 @@ impl Solver {
     }
 }
 
+/// A helpmate node's picture lists, kept per plies left for reuse.
+#[derive(Debug, Default)]
+struct Buffers {
+    /// The pictures reachable at the node, with their costs.
+    alive: Vec<Costs>,
+    /// Those a move may keep.
+    kept: Vec<u32>,
+}
+
 /// What a helpmate node inherits from its parent for the picture test.
 #[derive(Debug, Clone, Copy)]
 struct Node<'a> {
     /// The diagram's units where they stand now (with pictures only).
     units: Option<&'a Units>,
-    /// The parent's reachable pictures; `None` at the first level.
+    /// The pictures the parent's move may have kept; `None` at the first
+    /// level.
     alive: Option<&'a [u32]>,
 }
 

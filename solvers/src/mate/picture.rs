@@ -139,6 +139,8 @@ struct Picture {
     king: Square,
     named: [Named; MAX_NAMED],
     n_named: u8,
+    /// Bit `id` set for each named unit.
+    named_ids: u32,
     /// Flights no named unit covers: Black units must stand there.
     blocked: Bitboard,
 }
@@ -173,16 +175,28 @@ fn white_cost(t: &Tables, units: &Units, p: &Picture) -> u32 {
         let Some((color, role, sq)) = units.units[usize::from(n.id)] else {
             return u32::from(FAR);
         };
-        let mut d = t.state_dist(color, role, sq, n.role, n.sq);
-        if i == 0 && d == 0 && !is_slider(n.role) {
-            d = if role == Role::Pawn { FAR } else { 2 };
-        }
+        let d = named_dist(t, color, role, sq, i, n);
         if d == FAR {
             return u32::from(FAR);
         }
         total += u32::from(d);
     }
     total
+}
+
+/// Moves for a unit now `role` on `sq` to take its state `n`, named `i`th
+/// in its picture (the first gives the mating check, see [`white_cost`]).
+fn named_dist(t: &Tables, color: Color, role: Role, sq: Square, i: usize, n: &Named) -> u8 {
+    let d = t.state_dist(color, role, sq, n.role, n.sq);
+    if i == 0 && d == 0 && !is_slider(n.role) {
+        if role == Role::Pawn {
+            FAR
+        } else {
+            2
+        }
+    } else {
+        d
+    }
 }
 
 impl Pictures {
@@ -259,14 +273,14 @@ impl Pictures {
     }
 
     /// The pictures among `from` (indices) still reachable in `pos`, with
-    /// `left` plies to go, into `into`.
+    /// `left` plies to go, with their costs there, into `into`.
     pub(crate) fn filter(
         &self,
         pos: &Chess,
         units: &Units,
         left: u8,
         from: Option<&[u32]>,
-        into: &mut Vec<u32>,
+        into: &mut Vec<Costs>,
     ) {
         into.clear();
         let t = tables();
@@ -277,23 +291,197 @@ impl Pictures {
         let black_bonus = u32::from(castling_bonus(pos, Color::Black));
         let black_moves = u32::from(left / 2);
         let mut blocks = BlackBlocks::new(t, pos);
-        let mut keep = |i: u32| {
-            let p = &self.all[i as usize];
-            let kd = p.king.distance(black_king);
-            if kd > black_moves + black_bonus / 2 {
+        let mut keep = |index: u32| {
+            let p = &self.all[index as usize];
+            let king = p.king.distance(black_king);
+            if king > black_moves + black_bonus / 2 {
                 return;
             }
-            if p.blocked.any() && !blocks.possible(p.blocked, black_moves + black_bonus - kd) {
+            let Some(blocks) = blocks.cost_within(p.blocked, black_moves + black_bonus - king)
+            else {
                 return;
-            }
-            if white_cost(t, units, p) <= white_moves {
-                into.push(i);
+            };
+            let white = white_cost(t, units, p);
+            if white <= white_moves {
+                into.push(Costs {
+                    index,
+                    white,
+                    blocks,
+                    king,
+                });
             }
         };
         match from {
             Some(from) => from.iter().for_each(|&i| keep(i)),
             None => (0..self.all.len() as u32).for_each(keep),
         }
+    }
+}
+
+/// What one reachable picture costs at a node: White's moves for its
+/// named units, Black's for its blocks, and the Black king's distance to
+/// its square.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Costs {
+    index: u32,
+    white: u32,
+    blocks: u32,
+    king: u32,
+}
+
+/// Tests a node's moves before they are played: a move is dropped when the
+/// position after it reaches none of the node's pictures, which is what
+/// the filter there would find after the cost of playing the move. The
+/// test only looks at the moving unit, and where it cannot tell cheaply
+/// (castling, en passant, captures' effect on the other side) it keeps the
+/// move, so it never drops a move the filter would keep.
+pub(crate) struct MoveTest<'a> {
+    pictures: &'a Pictures,
+    units: &'a Units,
+    costs: &'a [Costs],
+    turn: Color,
+    /// The child's budgets, with this node's castling bonus (a child's is
+    /// never larger).
+    white_moves: u32,
+    black_moves: u32,
+    king_moves: u32,
+    /// Black units but the king, and per square the cheapest blocker's
+    /// cost and square and the second cheapest's cost (computed as asked).
+    black: [(Role, Square); 16],
+    n_black: usize,
+    best: [(u8, Square, u8); 64],
+}
+
+impl Pictures {
+    /// A test for the moves of `pos`, which has `left` plies to go (at
+    /// least two: the last ply's child is judged by mate, not pictures)
+    /// and reaches the pictures whose `costs` are given.
+    pub(crate) fn move_test<'a>(
+        &'a self,
+        pos: &Chess,
+        units: &'a Units,
+        left: u8,
+        costs: &'a [Costs],
+    ) -> MoveTest<'a> {
+        debug_assert!(left >= 2);
+        let child = left - 1;
+        let board = pos.board();
+        let mut black = [(Role::Pawn, Square::A1); 16];
+        let mut n_black = 0;
+        for sq in board.black() & !board.kings() {
+            if let (Some(r), Some(slot)) = (board.role_at(sq), black.get_mut(n_black)) {
+                *slot = (r, sq);
+                n_black += 1;
+            }
+        }
+        let black_bonus = u32::from(castling_bonus(pos, Color::Black));
+        MoveTest {
+            pictures: self,
+            units,
+            costs,
+            turn: pos.turn(),
+            white_moves: u32::from(child.div_ceil(2) + castling_bonus(pos, Color::White)),
+            black_moves: u32::from(child / 2) + black_bonus,
+            king_moves: u32::from(child / 2) + black_bonus / 2,
+            black,
+            n_black,
+            best: [(UNKNOWN, Square::A1, UNKNOWN); 64],
+        }
+    }
+}
+
+impl MoveTest<'_> {
+    /// The pictures that may still be reachable after the legal move `m`,
+    /// into `into` (indices; empty when the move can be dropped).
+    pub(crate) fn keep(&mut self, m: &Move, into: &mut Vec<u32>) {
+        into.clear();
+        let Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } = *m
+        else {
+            into.extend(self.costs.iter().map(|c| c.index));
+            return;
+        };
+        let role = promotion.unwrap_or(role);
+        for i in 0..self.costs.len() {
+            let c = self.costs[i];
+            let kept = match (self.turn, role) {
+                (Color::White, _) => self.white_keeps(&c, from, role, to),
+                (Color::Black, Role::King) => {
+                    let p = &self.pictures.all[c.index as usize];
+                    let king = p.king.distance(to);
+                    king <= self.king_moves
+                        && (p.blocked.is_empty() || c.blocks + king <= self.black_moves)
+                }
+                (Color::Black, _) => self.black_keeps(&c, from, role, to),
+            };
+            if kept {
+                into.push(c.index);
+            }
+        }
+    }
+
+    fn white_keeps(&self, c: &Costs, from: Square, role: Role, to: Square) -> bool {
+        let p = &self.pictures.all[c.index as usize];
+        let id = self.units.by_square[from.to_usize()];
+        if p.named_ids & 1u32.checked_shl(u32::from(id)).unwrap_or(0) == 0 {
+            return c.white <= self.white_moves;
+        }
+        let named = &p.named[..usize::from(p.n_named)];
+        let Some(i) = named.iter().position(|n| n.id == id) else {
+            return c.white <= self.white_moves;
+        };
+        let Some((color, was, sq)) = self.units.units[usize::from(id)] else {
+            return true;
+        };
+        let t = tables();
+        let n = &named[i];
+        let old = u32::from(named_dist(t, color, was, sq, i, n));
+        let new = named_dist(t, color, role, to, i, n);
+        new != FAR && c.white - old + u32::from(new) <= self.white_moves
+    }
+
+    /// A Black unit other than the king moves: only its blocks change.
+    fn black_keeps(&mut self, c: &Costs, from: Square, role: Role, to: Square) -> bool {
+        let p = &self.pictures.all[c.index as usize];
+        if c.king > self.king_moves {
+            return false;
+        }
+        let t = tables();
+        let mut blocks = c.king;
+        for f in p.blocked {
+            let (best, best_sq, second) = self.best(f);
+            let others = if best_sq == from { second } else { best };
+            blocks += u32::from(others.min(t.reach(Color::Black, role, to, f)));
+            if blocks > self.black_moves {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The cheapest blocker of `f`: its cost and square, and the next
+    /// cheapest's cost.
+    fn best(&mut self, f: Square) -> (u8, Square, u8) {
+        if self.best[f.to_usize()].0 == UNKNOWN {
+            let t = tables();
+            let (mut best, mut best_sq, mut second) = (FAR, Square::A1, FAR);
+            for &(r, sq) in &self.black[..self.n_black] {
+                let d = t.reach(Color::Black, r, sq, f);
+                if d < best {
+                    second = best;
+                    (best, best_sq) = (d, sq);
+                } else if d < second {
+                    second = d;
+                }
+            }
+            self.best[f.to_usize()] = (best, best_sq, second);
+        }
+        self.best[f.to_usize()]
     }
 }
 
@@ -395,20 +583,21 @@ impl<'a> BlackBlocks<'a> {
         self.cost[f.to_usize()]
     }
 
-    /// Can distinct Black units stand on all of `squares` within `moves`?
-    /// (A lower bound: each square's cheapest unit, counted once each.)
-    fn possible(&mut self, squares: Bitboard, moves: u32) -> bool {
+    /// Moves for distinct Black units to stand on all of `squares`, when
+    /// within `moves`. (A lower bound: each square's cheapest unit, counted
+    /// once each.)
+    fn cost_within(&mut self, squares: Bitboard, moves: u32) -> Option<u32> {
         if squares.count() > self.n_units {
-            return false;
+            return None;
         }
         let mut total = 0u32;
         for f in squares {
             total += u32::from(self.cost(f));
             if total > moves {
-                return false;
+                return None;
             }
         }
-        true
+        Some(total)
     }
 }
 
@@ -505,6 +694,7 @@ impl Enumeration<'_, '_> {
             king: self.king,
             named,
             n_named: n as u8,
+            named_ids: named[..n].iter().fold(0, |ids, u| ids | 1 << u.id),
             blocked,
         });
     }
@@ -584,8 +774,10 @@ mod tests {
     }
 
     /// Admissibility on verified data: along every solution of every
-    /// helpmate in the corpus, each position keeps a reachable picture and
-    /// passes the move-count test with the plies it has left.
+    /// helpmate in the corpus, each position keeps a reachable picture,
+    /// each move is kept by the move test with a picture the next position
+    /// still reaches (the pictures it passes on, as the search does), and
+    /// each position passes the move-count test with the plies it has left.
     #[test]
     fn corpus_solutions_are_never_pruned() {
         let rows = corpus();
@@ -608,13 +800,18 @@ mod tests {
                 for (i, uci) in moves.iter().enumerate() {
                     let left = (moves.len() - i) as u8;
                     assert!(may_mate(&pos, left), "{id} before move {i} {uci}");
-                    if let (Some((p, _)), Some(u)) = (&pictures, &units) {
-                        let mut next = Vec::new();
-                        p.filter(&pos, u, left, alive.as_deref(), &mut next);
-                        assert!(!next.is_empty(), "{id}: no picture before move {i} {uci}");
-                        alive = Some(next);
-                    }
                     let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+                    if let (Some((p, _)), Some(u)) = (&pictures, &units) {
+                        let mut costs = Vec::new();
+                        p.filter(&pos, u, left, alive.as_deref(), &mut costs);
+                        assert!(!costs.is_empty(), "{id}: no picture before move {i} {uci}");
+                        let mut kept: Vec<u32> = costs.iter().map(|c| c.index).collect();
+                        if left >= 2 {
+                            p.move_test(&pos, u, left, &costs).keep(&m, &mut kept);
+                            assert!(!kept.is_empty(), "{id}: move {i} {uci} dropped");
+                        }
+                        alive = Some(kept);
+                    }
                     if let Some(u) = &mut units {
                         u.play(pos.turn(), &m);
                     }
