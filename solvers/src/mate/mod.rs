@@ -550,10 +550,7 @@ impl Solver {
         // Checks and captures first: they leave White the fewest answers,
         // so they are the cheapest refutations to prove.
         if let Some(info) = info {
-            replies.sort_by_key(|b| {
-                let check = gives_check(pos, &info, b);
-                (!check, !b.is_capture())
-            });
+            order_replies(pos, &info, &mut replies);
         }
         ControlFlow::Continue((replies, info))
     }
@@ -840,6 +837,29 @@ struct Node<'a> {
     alive: Option<&'a [u32]>,
 }
 
+/// Orders Black's replies checks first, then captures, keeping the order
+/// within each group. Each move's check test runs once (a comparison sort
+/// would run it at every comparison), and the list is reordered in place
+/// (few replies move: checks and captures are few).
+fn order_replies(pos: &Chess, info: &CheckInfo, replies: &mut shakmaty::MoveList) {
+    let mut rank = [0u8; 256];
+    for (r, b) in rank.iter_mut().zip(replies.iter()) {
+        *r = 2 * u8::from(!gives_check(pos, info, b)) + u8::from(!b.is_capture());
+    }
+    let rank = &mut rank[..replies.len()];
+    let mut front = 0;
+    for group in 0..3 {
+        let start = front;
+        for i in start..replies.len() {
+            if rank[i] == group {
+                replies[front..=i].rotate_right(1);
+                rank[front..=i].rotate_right(1);
+                front += 1;
+            }
+        }
+    }
+}
+
 /// Moves `first` to the front of `moves` when it is among them.
 fn promote(moves: &mut shakmaty::MoveList, first: Option<Move>) {
     if let Some(i) = first.and_then(|f| moves.iter().position(|m| *m == f)) {
@@ -895,6 +915,29 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap()
+    }
+
+    /// The in-place ordering agrees with a stable sort on (not check, not
+    /// capture), on positions with checks, captures and promotions.
+    #[test]
+    fn replies_ordered_checks_then_captures() {
+        let mut checks = 0;
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "4k3/1pp2pp1/8/b1B1pB2/rp6/p5N1/3R4/R2bK3 b - - 0 1",
+            "rnbqkbnr/pP3ppp/8/2pPp3/8/8/P1P1PPPP/RNBQKBNR b KQkq - 0 1",
+            "4k3/8/8/8/2q5/8/5n2/R3K2R b KQ - 0 1",
+        ] {
+            let pos = position(fen);
+            let info = CheckInfo::new(&pos).unwrap();
+            let mut got = pos.legal_moves();
+            order_replies(&pos, &info, &mut got);
+            let mut want = pos.legal_moves();
+            want.sort_by_key(|b| (!gives_check(&pos, &info, b), !b.is_capture()));
+            assert_eq!(got, want, "{fen}");
+            checks += got.iter().filter(|b| gives_check(&pos, &info, b)).count();
+        }
+        assert!(checks >= 3, "{checks}");
     }
 
     /// Regression: king and knight against a lone king were searched to the
