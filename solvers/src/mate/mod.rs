@@ -695,6 +695,7 @@ impl Solver {
                 let node = Node {
                     units: next_units.as_ref(),
                     alive: None,
+                    exact: false,
                 };
                 solver.help_lines(&next, length - 1, node, &mut path, &mut lines);
             }
@@ -751,7 +752,14 @@ impl Solver {
                     .resize_with(usize::from(left) + 1, Buffers::default);
             }
             buffers = std::mem::take(&mut self.buffers[usize::from(left)]);
-            pictures.filter(pos, units, left, node.alive, &mut buffers.alive);
+            match node.alive {
+                // The parent's move test found the pictures and their costs.
+                Some(alive) if node.exact => {
+                    buffers.alive.clear();
+                    buffers.alive.extend_from_slice(alive);
+                }
+                _ => pictures.filter(pos, units, left, node.alive, &mut buffers.alive),
+            }
             if buffers.alive.is_empty() {
                 self.buffers[usize::from(left)] = buffers;
                 return false;
@@ -781,8 +789,9 @@ impl Solver {
             .map(|(pictures, units)| pictures.move_test(pos, units, left, &buffers.alive));
         let mut any = false;
         for m in &moves {
+            let mut exact = false;
             if let Some(test) = &mut test {
-                test.keep(m, &mut buffers.kept);
+                exact = test.keep(m, &mut buffers.kept);
                 if buffers.kept.is_empty() {
                     continue;
                 }
@@ -797,6 +806,7 @@ impl Solver {
             let child = Node {
                 units: next_units.as_ref(),
                 alive: test.as_ref().map(|_| buffers.kept.as_slice()),
+                exact,
             };
             path.push(*m);
             any |= self.help_lines(&next, left - 1, child, path, lines);
@@ -823,8 +833,8 @@ impl Solver {
 struct Buffers {
     /// The pictures reachable at the node, with their costs.
     alive: Vec<Costs>,
-    /// Those a move may keep.
-    kept: Vec<u32>,
+    /// Those a move may keep, with their costs after it.
+    kept: Vec<Costs>,
 }
 
 /// What a helpmate node inherits from its parent for the picture test.
@@ -834,7 +844,10 @@ struct Node<'a> {
     units: Option<&'a Units>,
     /// The pictures the parent's move may have kept; `None` at the first
     /// level.
-    alive: Option<&'a [u32]>,
+    alive: Option<&'a [Costs]>,
+    /// Whether `alive` is exactly what the filter would find here, costs
+    /// included (see [`picture::MoveTest::keep`]).
+    exact: bool,
 }
 
 /// Orders Black's replies checks first, then captures, keeping the order

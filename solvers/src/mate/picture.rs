@@ -279,7 +279,7 @@ impl Pictures {
         pos: &Chess,
         units: &Units,
         left: u8,
-        from: Option<&[u32]>,
+        from: Option<&[Costs]>,
         into: &mut Vec<Costs>,
     ) {
         into.clear();
@@ -308,11 +308,14 @@ impl Pictures {
                     white,
                     blocks,
                     king,
+                    king_sq: p.king,
+                    blocked: p.blocked,
+                    named_ids: p.named_ids,
                 });
             }
         };
         match from {
-            Some(from) => from.iter().for_each(|&i| keep(i)),
+            Some(from) => from.iter().for_each(|c| keep(c.index)),
             None => (0..self.all.len() as u32).for_each(keep),
         }
     }
@@ -321,12 +324,18 @@ impl Pictures {
 /// What one reachable picture costs at a node: White's moves for its
 /// named units, Black's for its blocks, and the Black king's distance to
 /// its square.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Costs {
-    index: u32,
+    pub(crate) index: u32,
     white: u32,
     blocks: u32,
+    /// The Black king's distance to the picture's king square.
     king: u32,
+    /// Copied from the picture, so that most moves are judged without
+    /// reading it.
+    king_sq: Square,
+    blocked: Bitboard,
+    named_ids: u32,
 }
 
 /// Tests a node's moves before they are played: a move is dropped when the
@@ -340,6 +349,9 @@ pub(crate) struct MoveTest<'a> {
     units: &'a Units,
     costs: &'a [Costs],
     turn: Color,
+    /// The side to move may castle: its king's and rooks' moves may
+    /// change the castling bonus.
+    rights: bool,
     /// The child's budgets, with this node's castling bonus (a child's is
     /// never larger).
     white_moves: u32,
@@ -380,6 +392,7 @@ impl Pictures {
             units,
             costs,
             turn: pos.turn(),
+            rights: pos.castles().has_color(pos.turn()),
             white_moves: u32::from(child.div_ceil(2) + castling_bonus(pos, Color::White)),
             black_moves: u32::from(child / 2) + black_bonus,
             king_moves: u32::from(child / 2) + black_bonus / 2,
@@ -392,76 +405,93 @@ impl Pictures {
 
 impl MoveTest<'_> {
     /// The pictures that may still be reachable after the legal move `m`,
-    /// into `into` (indices; empty when the move can be dropped).
-    pub(crate) fn keep(&mut self, m: &Move, into: &mut Vec<u32>) {
+    /// with their costs after it, into `into` (empty when the move can be
+    /// dropped). Returns whether those are exactly the pictures the filter
+    /// would keep after the move, with its costs: true unless the move
+    /// captures, castles, takes en passant or may lose a castling right,
+    /// which the test does not follow.
+    pub(crate) fn keep(&mut self, m: &Move, into: &mut Vec<Costs>) -> bool {
         into.clear();
         let Move::Normal {
             role,
             from,
+            capture,
             to,
             promotion,
-            ..
         } = *m
         else {
-            into.extend(self.costs.iter().map(|c| c.index));
-            return;
+            into.extend_from_slice(self.costs);
+            return false;
         };
-        let role = promotion.unwrap_or(role);
-        for i in 0..self.costs.len() {
-            let c = self.costs[i];
-            let kept = match (self.turn, role) {
-                (Color::White, _) => self.white_keeps(&c, from, role, to),
-                (Color::Black, Role::King) => {
-                    let p = &self.pictures.all[c.index as usize];
-                    let king = p.king.distance(to);
-                    king <= self.king_moves
-                        && (p.blocked.is_empty() || c.blocks + king <= self.black_moves)
+        let moved = promotion.unwrap_or(role);
+        match (self.turn, moved) {
+            (Color::White, _) => {
+                let id = self.units.by_square[from.to_usize()];
+                let bit = 1u32.checked_shl(u32::from(id)).unwrap_or(0);
+                for c in self.costs {
+                    if c.named_ids & bit == 0 {
+                        if c.white <= self.white_moves {
+                            into.push(*c);
+                        }
+                    } else if let Some(white) = self.white_cost_after(c, id, moved, to) {
+                        into.push(Costs { white, ..*c });
+                    }
                 }
-                (Color::Black, _) => self.black_keeps(&c, from, role, to),
-            };
-            if kept {
-                into.push(c.index);
+            }
+            (Color::Black, Role::King) => {
+                for c in self.costs {
+                    let king = c.king_sq.distance(to);
+                    if king <= self.king_moves
+                        && (c.blocked.is_empty() || c.blocks + king <= self.black_moves)
+                    {
+                        into.push(Costs { king, ..*c });
+                    }
+                }
+            }
+            (Color::Black, _) => {
+                for i in 0..self.costs.len() {
+                    let c = self.costs[i];
+                    if let Some(blocks) = self.blocks_after(&c, from, moved, to) {
+                        into.push(Costs { blocks, ..c });
+                    }
+                }
             }
         }
+        capture.is_none() && !(self.rights && matches!(role, Role::King | Role::Rook))
     }
 
-    fn white_keeps(&self, c: &Costs, from: Square, role: Role, to: Square) -> bool {
+    /// White's cost of a picture once its named unit `id` went to `to`
+    /// as `role`, when within the child's budget.
+    fn white_cost_after(&self, c: &Costs, id: u8, role: Role, to: Square) -> Option<u32> {
         let p = &self.pictures.all[c.index as usize];
-        let id = self.units.by_square[from.to_usize()];
-        if p.named_ids & 1u32.checked_shl(u32::from(id)).unwrap_or(0) == 0 {
-            return c.white <= self.white_moves;
-        }
         let named = &p.named[..usize::from(p.n_named)];
-        let Some(i) = named.iter().position(|n| n.id == id) else {
-            return c.white <= self.white_moves;
-        };
-        let Some((color, was, sq)) = self.units.units[usize::from(id)] else {
-            return true;
-        };
+        let i = named.iter().position(|n| n.id == id)?;
+        let (color, was, sq) = self.units.units[usize::from(id)]?;
         let t = tables();
         let n = &named[i];
         let old = u32::from(named_dist(t, color, was, sq, i, n));
         let new = named_dist(t, color, role, to, i, n);
-        new != FAR && c.white - old + u32::from(new) <= self.white_moves
+        let white = c.white - old + u32::from(new);
+        (new != FAR && white <= self.white_moves).then_some(white)
     }
 
-    /// A Black unit other than the king moves: only its blocks change.
-    fn black_keeps(&mut self, c: &Costs, from: Square, role: Role, to: Square) -> bool {
-        let p = &self.pictures.all[c.index as usize];
+    /// Black's block cost of a picture once the Black unit on `from` (not
+    /// the king) went to `to` as `role`, when within the child's budget.
+    fn blocks_after(&mut self, c: &Costs, from: Square, role: Role, to: Square) -> Option<u32> {
         if c.king > self.king_moves {
-            return false;
+            return None;
         }
         let t = tables();
-        let mut blocks = c.king;
-        for f in p.blocked {
+        let mut blocks = 0;
+        for f in c.blocked {
             let (best, best_sq, second) = self.best(f);
             let others = if best_sq == from { second } else { best };
             blocks += u32::from(others.min(t.reach(Color::Black, role, to, f)));
-            if blocks > self.black_moves {
-                return false;
+            if c.king + blocks > self.black_moves {
+                return None;
             }
         }
-        true
+        Some(blocks)
     }
 
     /// The cheapest blocker of `f`: its cost and square, and the next
@@ -783,6 +813,7 @@ mod tests {
         let rows = corpus();
         let mut checked = 0;
         let mut with_pictures = 0;
+        let mut exact_moves = 0;
         for row in rows.iter().filter(|r| r["genre"] == "help") {
             let id = &row["id"];
             let start = position(&row["fen"]);
@@ -796,7 +827,7 @@ mod tests {
                 let moves: Vec<&str> = line.split(' ').collect();
                 let mut pos = start.clone();
                 let mut units = pictures.as_ref().map(|(_, u)| u.clone());
-                let mut alive: Option<Vec<u32>> = None;
+                let mut alive: Option<Vec<Costs>> = None;
                 for (i, uci) in moves.iter().enumerate() {
                     let left = (moves.len() - i) as u8;
                     assert!(may_mate(&pos, left), "{id} before move {i} {uci}");
@@ -805,10 +836,19 @@ mod tests {
                         let mut costs = Vec::new();
                         p.filter(&pos, u, left, alive.as_deref(), &mut costs);
                         assert!(!costs.is_empty(), "{id}: no picture before move {i} {uci}");
-                        let mut kept: Vec<u32> = costs.iter().map(|c| c.index).collect();
+                        let mut kept = costs.clone();
                         if left >= 2 {
-                            p.move_test(&pos, u, left, &costs).keep(&m, &mut kept);
+                            let exact = p.move_test(&pos, u, left, &costs).keep(&m, &mut kept);
                             assert!(!kept.is_empty(), "{id}: move {i} {uci} dropped");
+                            if exact {
+                                let (mut after, mut units_after) = (pos.clone(), u.clone());
+                                units_after.play(pos.turn(), &m);
+                                after.play_unchecked(m);
+                                let mut want = Vec::new();
+                                p.filter(&after, &units_after, left - 1, Some(&costs), &mut want);
+                                assert_eq!(kept, want, "{id}: move {i} {uci}");
+                                exact_moves += 1;
+                            }
                         }
                         alive = Some(kept);
                     }
@@ -822,6 +862,10 @@ mod tests {
             }
         }
         assert!(checked >= 100, "only {checked} solutions");
+        assert!(
+            exact_moves >= 500,
+            "only {exact_moves} moves judged exactly"
+        );
         assert!(
             with_pictures >= 80,
             "pictures for only {with_pictures} rows"
