@@ -348,6 +348,8 @@ pub(crate) struct MoveTest<'a> {
     pictures: &'a Pictures,
     units: &'a Units,
     costs: &'a [Costs],
+    /// Every square some picture wants blocked.
+    blocked: Bitboard,
     turn: Color,
     /// The side to move may castle: its king's and rooks' moves may
     /// change the castling bonus.
@@ -391,6 +393,7 @@ impl Pictures {
             pictures: self,
             units,
             costs,
+            blocked: costs.iter().fold(Bitboard::EMPTY, |b, c| b | c.blocked),
             turn: pos.turn(),
             rights: pos.castles().has_color(pos.turn()),
             white_moves: u32::from(child.div_ceil(2) + castling_bonus(pos, Color::White)),
@@ -449,10 +452,32 @@ impl MoveTest<'_> {
                 }
             }
             (Color::Black, _) => {
-                for i in 0..self.costs.len() {
-                    let c = self.costs[i];
-                    if let Some(blocks) = self.blocks_after(&c, from, moved, to) {
-                        into.push(Costs { blocks, ..c });
+                // The blocks change only on squares where the moving unit
+                // was the cheapest blocker or becomes one: work those out
+                // once for the move, then each picture looks at its own.
+                let t = tables();
+                let mut after = [0u8; 64];
+                let mut changed = Bitboard::EMPTY;
+                for f in self.blocked {
+                    let (best, best_sq, second) = self.best(f);
+                    let others = if best_sq == from { second } else { best };
+                    let cost = others.min(t.reach(Color::Black, moved, to, f));
+                    after[f.to_usize()] = cost;
+                    if cost != best {
+                        changed.add(f);
+                    }
+                }
+                for c in self.costs {
+                    if c.king > self.king_moves {
+                        continue;
+                    }
+                    let mut blocks = c.blocks;
+                    for f in c.blocked & changed {
+                        blocks = blocks + u32::from(after[f.to_usize()])
+                            - u32::from(self.best[f.to_usize()].0);
+                    }
+                    if c.king + blocks <= self.black_moves {
+                        into.push(Costs { blocks, ..*c });
                     }
                 }
             }
@@ -473,25 +498,6 @@ impl MoveTest<'_> {
         let new = named_dist(t, color, role, to, i, n);
         let white = c.white - old + u32::from(new);
         (new != FAR && white <= self.white_moves).then_some(white)
-    }
-
-    /// Black's block cost of a picture once the Black unit on `from` (not
-    /// the king) went to `to` as `role`, when within the child's budget.
-    fn blocks_after(&mut self, c: &Costs, from: Square, role: Role, to: Square) -> Option<u32> {
-        if c.king > self.king_moves {
-            return None;
-        }
-        let t = tables();
-        let mut blocks = 0;
-        for f in c.blocked {
-            let (best, best_sq, second) = self.best(f);
-            let others = if best_sq == from { second } else { best };
-            blocks += u32::from(others.min(t.reach(Color::Black, role, to, f)));
-            if c.king + blocks > self.black_moves {
-                return None;
-            }
-        }
-        Some(blocks)
     }
 
     /// The cheapest blocker of `f`: its cost and square, and the next
