@@ -17,6 +17,11 @@ pub struct CheckInfo {
     blockers: Bitboard,
     occupied: Bitboard,
     turn: Color,
+    /// Per role (indexed `role - 1`): the squares from which one of our
+    /// units of that role attacks the enemy king now. A unit moving there
+    /// gives check: the square it leaves cannot open the line, or the
+    /// unit would already be giving check (Stockfish's check squares).
+    check_squares: [Bitboard; 6],
 }
 
 impl CheckInfo {
@@ -37,11 +42,22 @@ impl CheckInfo {
                 blockers |= between;
             }
         }
+        let bishop = attacks::bishop_attacks(king, occupied);
+        let rook = attacks::rook_attacks(king, occupied);
+        let check_squares = [
+            attacks::pawn_attacks(!turn, king),
+            attacks::knight_attacks(king),
+            bishop,
+            rook,
+            bishop | rook,
+            Bitboard::EMPTY,
+        ];
         Some(CheckInfo {
             king,
             blockers,
             occupied,
             turn,
+            check_squares,
         })
     }
 
@@ -58,9 +74,17 @@ impl CheckInfo {
             } => {
                 let discovered =
                     self.blockers.contains(from) && !attacks::aligned(from, to, self.king);
-                let occupied = self.occupied.without(from).with(to);
-                let piece = promotion.unwrap_or(role).of(self.turn);
-                Some(discovered || attacks::attacks(to, piece, occupied).contains(self.king))
+                if discovered {
+                    return Some(true);
+                }
+                Some(match promotion {
+                    // The square the pawn leaves may open the new piece's line.
+                    Some(promoted) => {
+                        let occupied = self.occupied.without(from).with(to);
+                        attacks::attacks(to, promoted.of(self.turn), occupied).contains(self.king)
+                    }
+                    None => self.check_squares[role as usize - 1].contains(to),
+                })
             }
             Move::Castle { king, rook } => {
                 let side = m.castling_side()?;

@@ -20,7 +20,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 use crate::check::{gives_check, CheckInfo};
 use crate::search::{payload, Table};
 use crate::stipulation::Stipulation;
-use picture::{Pictures, Units};
+use picture::{Costs, Pictures, Units};
 
 mod help_bound;
 mod picture;
@@ -171,7 +171,7 @@ pub struct Solver {
     pictures: Option<Arc<Pictures>>,
     /// Per plies left: the pictures still reachable at the node being
     /// searched at that depth (reused buffers).
-    alive: Vec<Vec<u32>>,
+    buffers: Vec<Buffers>,
     /// Calls of the move-count test without pictures, and how many pruned:
     /// where it never prunes it is not worth its cost.
     bound_calls: u64,
@@ -237,7 +237,7 @@ impl Solver {
             killer_attack: vec![None; 256],
             parallelism: Parallelism::default(),
             pictures: None,
-            alive: Vec::new(),
+            buffers: Vec::new(),
             bound_calls: 0,
             bound_prunes: 0,
         }
@@ -550,10 +550,7 @@ impl Solver {
         // Checks and captures first: they leave White the fewest answers,
         // so they are the cheapest refutations to prove.
         if let Some(info) = info {
-            replies.sort_by_key(|b| {
-                let check = gives_check(pos, &info, b);
-                (!check, !b.is_capture())
-            });
+            order_replies(pos, &info, &mut replies);
         }
         ControlFlow::Continue((replies, info))
     }
@@ -698,6 +695,7 @@ impl Solver {
                 let node = Node {
                     units: next_units.as_ref(),
                     alive: None,
+                    exact: false,
                 };
                 solver.help_lines(&next, length - 1, node, &mut path, &mut lines);
             }
@@ -747,15 +745,23 @@ impl Solver {
             }
         }
         // The pictures first: cheaper than the table probe's cache miss.
-        let mut alive = Vec::new();
+        let mut buffers = Buffers::default();
         if let Some((pictures, units)) = &pictures {
-            if self.alive.len() <= usize::from(left) {
-                self.alive.resize_with(usize::from(left) + 1, Vec::new);
+            if self.buffers.len() <= usize::from(left) {
+                self.buffers
+                    .resize_with(usize::from(left) + 1, Buffers::default);
             }
-            alive = std::mem::take(&mut self.alive[usize::from(left)]);
-            pictures.filter(pos, units, left, node.alive, &mut alive);
-            if alive.is_empty() {
-                self.alive[usize::from(left)] = alive;
+            buffers = std::mem::take(&mut self.buffers[usize::from(left)]);
+            match node.alive {
+                // The parent's move test found the pictures and their costs.
+                Some(alive) if node.exact => {
+                    buffers.alive.clear();
+                    buffers.alive.extend_from_slice(alive);
+                }
+                _ => pictures.filter(pos, units, left, node.alive, &mut buffers.alive),
+            }
+            if buffers.alive.is_empty() {
+                self.buffers[usize::from(left)] = buffers;
                 return false;
             }
         }
@@ -763,7 +769,7 @@ impl Solver {
         if self.shared.table.get(help_key(hash, left)).is_some() {
             self.stats.tt_hits += 1;
             if pictures.is_some() {
-                self.alive[usize::from(left)] = alive;
+                self.buffers[usize::from(left)] = buffers;
             }
             return false;
         }
@@ -774,8 +780,22 @@ impl Solver {
                 moves.retain(|m| gives_check(pos, &info, m));
             }
         }
+        // Most moves lose every picture; finding that out before playing
+        // them saves the copies, and the child filters only the pictures
+        // the move may keep. The last ply's children are judged by mate.
+        let mut test = pictures
+            .as_ref()
+            .filter(|_| left >= 2)
+            .map(|(pictures, units)| pictures.move_test(pos, units, left, &buffers.alive));
         let mut any = false;
         for m in &moves {
+            let mut exact = false;
+            if let Some(test) = &mut test {
+                exact = test.keep(m, &mut buffers.kept);
+                if buffers.kept.is_empty() {
+                    continue;
+                }
+            }
             let mut next = pos.clone();
             next.play_unchecked(*m);
             let next_units = pictures.as_ref().map(|(_, units)| {
@@ -785,7 +805,8 @@ impl Solver {
             });
             let child = Node {
                 units: next_units.as_ref(),
-                alive: pictures.as_ref().map(|_| alive.as_slice()),
+                alive: test.as_ref().map(|_| buffers.kept.as_slice()),
+                exact,
             };
             path.push(*m);
             any |= self.help_lines(&next, left - 1, child, path, lines);
@@ -795,7 +816,7 @@ impl Solver {
             }
         }
         if pictures.is_some() {
-            self.alive[usize::from(left)] = alive;
+            self.buffers[usize::from(left)] = buffers;
         }
         if self.out_of_time {
             return any;
@@ -807,13 +828,49 @@ impl Solver {
     }
 }
 
+/// A helpmate node's picture lists, kept per plies left for reuse.
+#[derive(Debug, Default)]
+struct Buffers {
+    /// The pictures reachable at the node, with their costs.
+    alive: Vec<Costs>,
+    /// Those a move may keep, with their costs after it.
+    kept: Vec<Costs>,
+}
+
 /// What a helpmate node inherits from its parent for the picture test.
 #[derive(Debug, Clone, Copy)]
 struct Node<'a> {
     /// The diagram's units where they stand now (with pictures only).
     units: Option<&'a Units>,
-    /// The parent's reachable pictures; `None` at the first level.
-    alive: Option<&'a [u32]>,
+    /// The pictures the parent's move may have kept; `None` at the first
+    /// level.
+    alive: Option<&'a [Costs]>,
+    /// Whether `alive` is exactly what the filter would find here, costs
+    /// included (see [`picture::MoveTest::keep`]).
+    exact: bool,
+}
+
+/// Orders Black's replies checks first, then captures, keeping the order
+/// within each group. Each move's check test runs once (a comparison sort
+/// would run it at every comparison), and the list is reordered in place
+/// (few replies move: checks and captures are few).
+fn order_replies(pos: &Chess, info: &CheckInfo, replies: &mut shakmaty::MoveList) {
+    let mut rank = [0u8; 256];
+    for (r, b) in rank.iter_mut().zip(replies.iter()) {
+        *r = 2 * u8::from(!gives_check(pos, info, b)) + u8::from(!b.is_capture());
+    }
+    let rank = &mut rank[..replies.len()];
+    let mut front = 0;
+    for group in 0..3 {
+        let start = front;
+        for i in start..replies.len() {
+            if rank[i] == group {
+                replies[front..=i].rotate_right(1);
+                rank[front..=i].rotate_right(1);
+                front += 1;
+            }
+        }
+    }
 }
 
 /// Moves `first` to the front of `moves` when it is among them.
@@ -871,6 +928,29 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap()
+    }
+
+    /// The in-place ordering agrees with a stable sort on (not check, not
+    /// capture), on positions with checks, captures and promotions.
+    #[test]
+    fn replies_ordered_checks_then_captures() {
+        let mut checks = 0;
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "4k3/1pp2pp1/8/b1B1pB2/rp6/p5N1/3R4/R2bK3 b - - 0 1",
+            "rnbqkbnr/pP3ppp/8/2pPp3/8/8/P1P1PPPP/RNBQKBNR b KQkq - 0 1",
+            "4k3/8/8/8/2q5/8/5n2/R3K2R b KQ - 0 1",
+        ] {
+            let pos = position(fen);
+            let info = CheckInfo::new(&pos).unwrap();
+            let mut got = pos.legal_moves();
+            order_replies(&pos, &info, &mut got);
+            let mut want = pos.legal_moves();
+            want.sort_by_key(|b| (!gives_check(&pos, &info, b), !b.is_capture()));
+            assert_eq!(got, want, "{fen}");
+            checks += got.iter().filter(|b| gives_check(&pos, &info, b)).count();
+        }
+        assert!(checks >= 3, "{checks}");
     }
 
     /// Regression: king and knight against a lone king were searched to the

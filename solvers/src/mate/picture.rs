@@ -139,6 +139,8 @@ struct Picture {
     king: Square,
     named: [Named; MAX_NAMED],
     n_named: u8,
+    /// Bit `id` set for each named unit.
+    named_ids: u32,
     /// Flights no named unit covers: Black units must stand there.
     blocked: Bitboard,
 }
@@ -173,16 +175,28 @@ fn white_cost(t: &Tables, units: &Units, p: &Picture) -> u32 {
         let Some((color, role, sq)) = units.units[usize::from(n.id)] else {
             return u32::from(FAR);
         };
-        let mut d = t.state_dist(color, role, sq, n.role, n.sq);
-        if i == 0 && d == 0 && !is_slider(n.role) {
-            d = if role == Role::Pawn { FAR } else { 2 };
-        }
+        let d = named_dist(t, color, role, sq, i, n);
         if d == FAR {
             return u32::from(FAR);
         }
         total += u32::from(d);
     }
     total
+}
+
+/// Moves for a unit now `role` on `sq` to take its state `n`, named `i`th
+/// in its picture (the first gives the mating check, see [`white_cost`]).
+fn named_dist(t: &Tables, color: Color, role: Role, sq: Square, i: usize, n: &Named) -> u8 {
+    let d = t.state_dist(color, role, sq, n.role, n.sq);
+    if i == 0 && d == 0 && !is_slider(n.role) {
+        if role == Role::Pawn {
+            FAR
+        } else {
+            2
+        }
+    } else {
+        d
+    }
 }
 
 impl Pictures {
@@ -259,14 +273,14 @@ impl Pictures {
     }
 
     /// The pictures among `from` (indices) still reachable in `pos`, with
-    /// `left` plies to go, into `into`.
+    /// `left` plies to go, with their costs there, into `into`.
     pub(crate) fn filter(
         &self,
         pos: &Chess,
         units: &Units,
         left: u8,
-        from: Option<&[u32]>,
-        into: &mut Vec<u32>,
+        from: Option<&[Costs]>,
+        into: &mut Vec<Costs>,
     ) {
         into.clear();
         let t = tables();
@@ -277,23 +291,233 @@ impl Pictures {
         let black_bonus = u32::from(castling_bonus(pos, Color::Black));
         let black_moves = u32::from(left / 2);
         let mut blocks = BlackBlocks::new(t, pos);
-        let mut keep = |i: u32| {
-            let p = &self.all[i as usize];
-            let kd = p.king.distance(black_king);
-            if kd > black_moves + black_bonus / 2 {
+        let mut keep = |index: u32| {
+            let p = &self.all[index as usize];
+            let king = p.king.distance(black_king);
+            if king > black_moves + black_bonus / 2 {
                 return;
             }
-            if p.blocked.any() && !blocks.possible(p.blocked, black_moves + black_bonus - kd) {
+            let Some(blocks) = blocks.cost_within(p.blocked, black_moves + black_bonus - king)
+            else {
                 return;
-            }
-            if white_cost(t, units, p) <= white_moves {
-                into.push(i);
+            };
+            let white = white_cost(t, units, p);
+            if white <= white_moves {
+                into.push(Costs {
+                    index,
+                    white,
+                    blocks,
+                    king,
+                    king_sq: p.king,
+                    blocked: p.blocked,
+                    named_ids: p.named_ids,
+                });
             }
         };
         match from {
-            Some(from) => from.iter().for_each(|&i| keep(i)),
+            Some(from) => from.iter().for_each(|c| keep(c.index)),
             None => (0..self.all.len() as u32).for_each(keep),
         }
+    }
+}
+
+/// What one reachable picture costs at a node: White's moves for its
+/// named units, Black's for its blocks, and the Black king's distance to
+/// its square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Costs {
+    pub(crate) index: u32,
+    white: u32,
+    blocks: u32,
+    /// The Black king's distance to the picture's king square.
+    king: u32,
+    /// Copied from the picture, so that most moves are judged without
+    /// reading it.
+    king_sq: Square,
+    blocked: Bitboard,
+    named_ids: u32,
+}
+
+/// Tests a node's moves before they are played: a move is dropped when the
+/// position after it reaches none of the node's pictures, which is what
+/// the filter there would find after the cost of playing the move. The
+/// test only looks at the moving unit, and where it cannot tell cheaply
+/// (castling, en passant, captures' effect on the other side) it keeps the
+/// move, so it never drops a move the filter would keep.
+pub(crate) struct MoveTest<'a> {
+    pictures: &'a Pictures,
+    units: &'a Units,
+    costs: &'a [Costs],
+    /// Every square some picture wants blocked.
+    blocked: Bitboard,
+    turn: Color,
+    /// The side to move may castle: its king's and rooks' moves may
+    /// change the castling bonus.
+    rights: bool,
+    /// The child's budgets, with this node's castling bonus (a child's is
+    /// never larger).
+    white_moves: u32,
+    black_moves: u32,
+    king_moves: u32,
+    /// Black units but the king, and per square the cheapest blocker's
+    /// cost and square and the second cheapest's cost (computed as asked).
+    black: [(Role, Square); 16],
+    n_black: usize,
+    best: [(u8, Square, u8); 64],
+}
+
+impl Pictures {
+    /// A test for the moves of `pos`, which has `left` plies to go (at
+    /// least two: the last ply's child is judged by mate, not pictures)
+    /// and reaches the pictures whose `costs` are given.
+    pub(crate) fn move_test<'a>(
+        &'a self,
+        pos: &Chess,
+        units: &'a Units,
+        left: u8,
+        costs: &'a [Costs],
+    ) -> MoveTest<'a> {
+        debug_assert!(left >= 2);
+        let child = left - 1;
+        let board = pos.board();
+        let mut black = [(Role::Pawn, Square::A1); 16];
+        let mut n_black = 0;
+        for sq in board.black() & !board.kings() {
+            if let (Some(r), Some(slot)) = (board.role_at(sq), black.get_mut(n_black)) {
+                *slot = (r, sq);
+                n_black += 1;
+            }
+        }
+        let black_bonus = u32::from(castling_bonus(pos, Color::Black));
+        MoveTest {
+            pictures: self,
+            units,
+            costs,
+            blocked: costs.iter().fold(Bitboard::EMPTY, |b, c| b | c.blocked),
+            turn: pos.turn(),
+            rights: pos.castles().has_color(pos.turn()),
+            white_moves: u32::from(child.div_ceil(2) + castling_bonus(pos, Color::White)),
+            black_moves: u32::from(child / 2) + black_bonus,
+            king_moves: u32::from(child / 2) + black_bonus / 2,
+            black,
+            n_black,
+            best: [(UNKNOWN, Square::A1, UNKNOWN); 64],
+        }
+    }
+}
+
+impl MoveTest<'_> {
+    /// The pictures that may still be reachable after the legal move `m`,
+    /// with their costs after it, into `into` (empty when the move can be
+    /// dropped). Returns whether those are exactly the pictures the filter
+    /// would keep after the move, with its costs: true unless the move
+    /// captures, castles, takes en passant or may lose a castling right,
+    /// which the test does not follow.
+    pub(crate) fn keep(&mut self, m: &Move, into: &mut Vec<Costs>) -> bool {
+        into.clear();
+        let Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } = *m
+        else {
+            into.extend_from_slice(self.costs);
+            return false;
+        };
+        let moved = promotion.unwrap_or(role);
+        match (self.turn, moved) {
+            (Color::White, _) => {
+                let id = self.units.by_square[from.to_usize()];
+                let bit = 1u32.checked_shl(u32::from(id)).unwrap_or(0);
+                for c in self.costs {
+                    if c.named_ids & bit == 0 {
+                        if c.white <= self.white_moves {
+                            into.push(*c);
+                        }
+                    } else if let Some(white) = self.white_cost_after(c, id, moved, to) {
+                        into.push(Costs { white, ..*c });
+                    }
+                }
+            }
+            (Color::Black, Role::King) => {
+                for c in self.costs {
+                    let king = c.king_sq.distance(to);
+                    if king <= self.king_moves
+                        && (c.blocked.is_empty() || c.blocks + king <= self.black_moves)
+                    {
+                        into.push(Costs { king, ..*c });
+                    }
+                }
+            }
+            (Color::Black, _) => {
+                // The blocks change only on squares where the moving unit
+                // was the cheapest blocker or becomes one: work those out
+                // once for the move, then each picture looks at its own.
+                let t = tables();
+                let mut after = [0u8; 64];
+                let mut changed = Bitboard::EMPTY;
+                for f in self.blocked {
+                    let (best, best_sq, second) = self.best(f);
+                    let others = if best_sq == from { second } else { best };
+                    let cost = others.min(t.reach(Color::Black, moved, to, f));
+                    after[f.to_usize()] = cost;
+                    if cost != best {
+                        changed.add(f);
+                    }
+                }
+                for c in self.costs {
+                    if c.king > self.king_moves {
+                        continue;
+                    }
+                    let mut blocks = c.blocks;
+                    for f in c.blocked & changed {
+                        blocks = blocks + u32::from(after[f.to_usize()])
+                            - u32::from(self.best[f.to_usize()].0);
+                    }
+                    if c.king + blocks <= self.black_moves {
+                        into.push(Costs { blocks, ..*c });
+                    }
+                }
+            }
+        }
+        capture.is_none() && !(self.rights && matches!(role, Role::King | Role::Rook))
+    }
+
+    /// White's cost of a picture once its named unit `id` went to `to`
+    /// as `role`, when within the child's budget.
+    fn white_cost_after(&self, c: &Costs, id: u8, role: Role, to: Square) -> Option<u32> {
+        let p = &self.pictures.all[c.index as usize];
+        let named = &p.named[..usize::from(p.n_named)];
+        let i = named.iter().position(|n| n.id == id)?;
+        let (color, was, sq) = self.units.units[usize::from(id)]?;
+        let t = tables();
+        let n = &named[i];
+        let old = u32::from(named_dist(t, color, was, sq, i, n));
+        let new = named_dist(t, color, role, to, i, n);
+        let white = c.white - old + u32::from(new);
+        (new != FAR && white <= self.white_moves).then_some(white)
+    }
+
+    /// The cheapest blocker of `f`: its cost and square, and the next
+    /// cheapest's cost.
+    fn best(&mut self, f: Square) -> (u8, Square, u8) {
+        if self.best[f.to_usize()].0 == UNKNOWN {
+            let t = tables();
+            let (mut best, mut best_sq, mut second) = (FAR, Square::A1, FAR);
+            for &(r, sq) in &self.black[..self.n_black] {
+                let d = t.reach(Color::Black, r, sq, f);
+                if d < best {
+                    second = best;
+                    (best, best_sq) = (d, sq);
+                } else if d < second {
+                    second = d;
+                }
+            }
+            self.best[f.to_usize()] = (best, best_sq, second);
+        }
+        self.best[f.to_usize()]
     }
 }
 
@@ -395,20 +619,21 @@ impl<'a> BlackBlocks<'a> {
         self.cost[f.to_usize()]
     }
 
-    /// Can distinct Black units stand on all of `squares` within `moves`?
-    /// (A lower bound: each square's cheapest unit, counted once each.)
-    fn possible(&mut self, squares: Bitboard, moves: u32) -> bool {
+    /// Moves for distinct Black units to stand on all of `squares`, when
+    /// within `moves`. (A lower bound: each square's cheapest unit, counted
+    /// once each.)
+    fn cost_within(&mut self, squares: Bitboard, moves: u32) -> Option<u32> {
         if squares.count() > self.n_units {
-            return false;
+            return None;
         }
         let mut total = 0u32;
         for f in squares {
             total += u32::from(self.cost(f));
             if total > moves {
-                return false;
+                return None;
             }
         }
-        true
+        Some(total)
     }
 }
 
@@ -505,6 +730,7 @@ impl Enumeration<'_, '_> {
             king: self.king,
             named,
             n_named: n as u8,
+            named_ids: named[..n].iter().fold(0, |ids, u| ids | 1 << u.id),
             blocked,
         });
     }
@@ -584,13 +810,16 @@ mod tests {
     }
 
     /// Admissibility on verified data: along every solution of every
-    /// helpmate in the corpus, each position keeps a reachable picture and
-    /// passes the move-count test with the plies it has left.
+    /// helpmate in the corpus, each position keeps a reachable picture,
+    /// each move is kept by the move test with a picture the next position
+    /// still reaches (the pictures it passes on, as the search does), and
+    /// each position passes the move-count test with the plies it has left.
     #[test]
     fn corpus_solutions_are_never_pruned() {
         let rows = corpus();
         let mut checked = 0;
         let mut with_pictures = 0;
+        let mut exact_moves = 0;
         for row in rows.iter().filter(|r| r["genre"] == "help") {
             let id = &row["id"];
             let start = position(&row["fen"]);
@@ -604,17 +833,31 @@ mod tests {
                 let moves: Vec<&str> = line.split(' ').collect();
                 let mut pos = start.clone();
                 let mut units = pictures.as_ref().map(|(_, u)| u.clone());
-                let mut alive: Option<Vec<u32>> = None;
+                let mut alive: Option<Vec<Costs>> = None;
                 for (i, uci) in moves.iter().enumerate() {
                     let left = (moves.len() - i) as u8;
                     assert!(may_mate(&pos, left), "{id} before move {i} {uci}");
-                    if let (Some((p, _)), Some(u)) = (&pictures, &units) {
-                        let mut next = Vec::new();
-                        p.filter(&pos, u, left, alive.as_deref(), &mut next);
-                        assert!(!next.is_empty(), "{id}: no picture before move {i} {uci}");
-                        alive = Some(next);
-                    }
                     let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+                    if let (Some((p, _)), Some(u)) = (&pictures, &units) {
+                        let mut costs = Vec::new();
+                        p.filter(&pos, u, left, alive.as_deref(), &mut costs);
+                        assert!(!costs.is_empty(), "{id}: no picture before move {i} {uci}");
+                        let mut kept = costs.clone();
+                        if left >= 2 {
+                            let exact = p.move_test(&pos, u, left, &costs).keep(&m, &mut kept);
+                            assert!(!kept.is_empty(), "{id}: move {i} {uci} dropped");
+                            if exact {
+                                let (mut after, mut units_after) = (pos.clone(), u.clone());
+                                units_after.play(pos.turn(), &m);
+                                after.play_unchecked(m);
+                                let mut want = Vec::new();
+                                p.filter(&after, &units_after, left - 1, Some(&costs), &mut want);
+                                assert_eq!(kept, want, "{id}: move {i} {uci}");
+                                exact_moves += 1;
+                            }
+                        }
+                        alive = Some(kept);
+                    }
                     if let Some(u) = &mut units {
                         u.play(pos.turn(), &m);
                     }
@@ -625,6 +868,10 @@ mod tests {
             }
         }
         assert!(checked >= 100, "only {checked} solutions");
+        assert!(
+            exact_moves >= 500,
+            "only {exact_moves} moves judged exactly"
+        );
         assert!(
             with_pictures >= 80,
             "pictures for only {with_pictures} rows"
