@@ -70,10 +70,13 @@ pub enum GenerateError {
 }
 
 /// Bytes of working memory a generation of this layout needs, besides the
-/// sub-tables: four bytes per slot, plus four per position on a frontier
-/// (a quarter of the slots at most in practice).
+/// sub-tables: four bytes per slot of state, four per position on a
+/// frontier and eight per scheduled event. The lists are bounded by the
+/// slot count but in practice hold well under half of it at once (the
+/// events of the first pass, one per position with a winning capture, are
+/// the largest); this figure assumes half.
 pub fn memory_bytes(layout: &Layout) -> u64 {
-    4 * layout.size() + layout.size()
+    4 * layout.size() + (4 + 8) * layout.size() / 2
 }
 
 /// The best exit of a position, as stored during generation.
@@ -83,13 +86,71 @@ const EXIT_HOLDS: u8 = 254;
 
 const CHUNK: u64 = 1 << 14;
 
-#[derive(Debug, Clone, Copy)]
-enum Event {
-    /// Resolve the slot at this ply if nothing faster did.
-    Resolve(u32),
-    /// An en-passant capture wins at this ply for the side that may take:
-    /// the double step `by` (from slot `by`) into `to` is refuted now.
-    Refuted { by: u32, to: u32 },
+/// What a pass finds: positions resolved at the next ply, and events for
+/// later plies. Kept as plain slot numbers, because the first pass of a
+/// large table schedules an event for every position with a winning
+/// capture, hundreds of millions of them.
+#[derive(Debug, Default)]
+struct Found {
+    next: Vec<u32>,
+    /// `(ply, slot)`: resolve the slot at that ply if nothing faster did.
+    resolve: Vec<(u16, u32)>,
+    /// `(ply, by, to)`: an en-passant capture wins at that ply for the side
+    /// that may take, which refutes the double step from slot `by` into
+    /// slot `to` then.
+    refuted: Vec<(u16, u32, u32)>,
+}
+
+/// Events by the ply they fall due at.
+struct Agenda {
+    resolve: Vec<Vec<u32>>,
+    refuted: Vec<Vec<(u32, u32)>>,
+    pending: usize,
+}
+
+impl Agenda {
+    fn new() -> Agenda {
+        let plies = usize::from(MAX_PLIES) + 1;
+        Agenda {
+            resolve: vec![Vec::new(); plies],
+            refuted: vec![Vec::new(); plies],
+            pending: 0,
+        }
+    }
+
+    /// Files the events of `parts` (freeing each part as it goes) and
+    /// returns their positions for the next ply.
+    fn absorb(&mut self, parts: Vec<Found>, material: Material) -> Result<Vec<u32>, GenerateError> {
+        let mut next = Vec::with_capacity(parts.iter().map(|p| p.next.len()).sum());
+        for part in parts {
+            next.extend(part.next);
+            for (ply, slot) in part.resolve {
+                self.slot(ply, material)?;
+                self.resolve[usize::from(ply)].push(slot);
+            }
+            for (ply, by, to) in part.refuted {
+                self.slot(ply, material)?;
+                self.refuted[usize::from(ply)].push((by, to));
+            }
+        }
+        Ok(next)
+    }
+
+    fn slot(&mut self, ply: u16, material: Material) -> Result<(), GenerateError> {
+        if ply > MAX_PLIES {
+            return Err(GenerateError::TooLong { material });
+        }
+        self.pending += 1;
+        Ok(())
+    }
+
+    /// The events due at `ply`, taken off the agenda.
+    fn take(&mut self, ply: u16) -> (Vec<u32>, Vec<(u32, u32)>) {
+        let resolve = std::mem::take(&mut self.resolve[usize::from(ply)]);
+        let refuted = std::mem::take(&mut self.refuted[usize::from(ply)]);
+        self.pending -= resolve.len() + refuted.len();
+        (resolve, refuted)
+    }
 }
 
 /// A slot's word: the value code in bits 0–7 (0 while unresolved), the
@@ -138,29 +199,23 @@ pub fn generate(
 
     let done = AtomicU64::new(0);
     let chunks = size.div_ceil(CHUNK);
-    let (mut frontier, scheduled) = concat(
-        (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let mut found = Expansion::default();
-                let mut children = Vec::new();
-                for index in c * CHUNK..((c + 1) * CHUNK).min(size) {
-                    state.init(index as u32, &mut children, &mut found);
-                }
-                let d = done.fetch_add(CHUNK, Relaxed) + CHUNK;
-                if c % 64 == 0 {
-                    report(Phase::Init, d.min(size));
-                }
-                found
-            })
-            .collect(),
-    );
-    let mut agenda: Vec<Vec<Event>> = vec![Vec::new(); usize::from(MAX_PLIES) + 2];
-    let mut pending = 0usize;
-    for (ply, event) in scheduled {
-        agenda[usize::from(ply)].push(event);
-        pending += 1;
-    }
+    let parts: Vec<Found> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut found = Found::default();
+            let mut children = Vec::new();
+            for index in c * CHUNK..((c + 1) * CHUNK).min(size) {
+                state.init(index as u32, &mut children, &mut found);
+            }
+            let d = done.fetch_add(CHUNK, Relaxed) + CHUNK;
+            if c % 64 == 0 {
+                report(Phase::Init, d.min(size));
+            }
+            found
+        })
+        .collect();
+    let mut agenda = Agenda::new();
+    let mut frontier = agenda.absorb(parts, material)?;
     for &index in &frontier {
         state.set(index, 0);
     }
@@ -168,40 +223,26 @@ pub fn generate(
     let mut resolved = frontier.len() as u64;
     let mut ply: u16 = 0;
     loop {
-        let events = std::mem::take(&mut agenda[usize::from(ply)]);
-        pending -= events.len();
-        let mut refuted = Vec::new();
-        for event in events {
-            match event {
-                Event::Resolve(index) => {
-                    if state.set(index, ply) {
-                        frontier.push(index);
-                    }
-                }
-                Event::Refuted { by, to } => refuted.push((by, to)),
+        let (due, refuted) = agenda.take(ply);
+        for index in due {
+            if state.set(index, ply) {
+                frontier.push(index);
             }
         }
         resolved += frontier.len() as u64;
         report(Phase::Ply(ply), resolved);
-        if frontier.is_empty() && refuted.is_empty() && pending == 0 {
+        if frontier.is_empty() && refuted.is_empty() && agenda.pending == 0 {
             break;
         }
         if ply >= MAX_PLIES {
             return Err(GenerateError::TooLong { material });
         }
-        let (next, later) = if ply % 2 == 0 {
+        let parts = if ply % 2 == 0 {
             state.expand_losses(&frontier, ply)
         } else {
             state.expand_wins(&frontier, &refuted, ply)
         };
-        for (at, event) in later {
-            if at > MAX_PLIES {
-                return Err(GenerateError::TooLong { material });
-            }
-            agenda[usize::from(at)].push(event);
-            pending += 1;
-        }
-        frontier = next;
+        frontier = agenda.absorb(parts, material)?;
         ply += 1;
     }
     report(Phase::Finished, resolved);
@@ -212,38 +253,23 @@ pub fn generate(
         .collect())
 }
 
-type Expansion = (Vec<u32>, Vec<(u16, Event)>);
-
 /// Runs `visit` over `items` on the rayon pool, each worker with its own
-/// output and scratch list, and joins the outputs once at the end.
+/// output and scratch list.
 fn gather<T: Sync>(
     items: &[T],
-    visit: impl Fn(&T, &mut Expansion, &mut Vec<Predecessor>) + Sync,
-) -> Expansion {
-    let parts = items
+    visit: impl Fn(&T, &mut Found, &mut Vec<Predecessor>) + Sync,
+) -> Vec<Found> {
+    items
         .par_iter()
         .fold(
-            || (Expansion::default(), Vec::new()),
+            || (Found::default(), Vec::new()),
             |(mut out, mut scratch), item| {
                 visit(item, &mut out, &mut scratch);
                 (out, scratch)
             },
         )
         .map(|(out, _)| out)
-        .collect();
-    concat(parts)
-}
-
-fn concat(parts: Vec<Expansion>) -> Expansion {
-    let mut all: Expansion = (
-        Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum()),
-        Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum()),
-    );
-    for (next, later) in parts {
-        all.0.extend(next);
-        all.1.extend(later);
-    }
-    all
+        .collect()
 }
 
 /// A predecessor found by an un-move; `ep` when the move was a double step
@@ -270,7 +296,7 @@ impl State<'_> {
     }
 
     /// The first pass for one slot.
-    fn init(&self, index: u32, children: &mut Vec<u32>, (mates, events): &mut Expansion) {
+    fn init(&self, index: u32, children: &mut Vec<u32>, found: &mut Found) {
         let layout = self.layout;
         let Some(p) = layout.decode(u64::from(index)) else {
             return;
@@ -332,13 +358,7 @@ impl State<'_> {
                         return;
                     }
                     if let Dtm::Win(a) = e {
-                        events.push((
-                            a,
-                            Event::Refuted {
-                                by: index,
-                                to: child_index,
-                            },
-                        ));
+                        found.refuted.push((a, index, child_index));
                     }
                 }
             }
@@ -350,7 +370,7 @@ impl State<'_> {
         });
         if !any {
             if moves::in_check(layout, &p, us) {
-                mates.push(index);
+                found.next.push(index);
             }
             return;
         }
@@ -362,13 +382,13 @@ impl State<'_> {
         let code = match best_exit {
             None => EXIT_NONE,
             Some(Dtm::Win(w)) => {
-                events.push((w, Event::Resolve(index)));
+                found.resolve.push((w, index));
                 EXIT_HOLDS
             }
             Some(Dtm::Draw) => EXIT_HOLDS,
             Some(Dtm::Loss(l)) => {
                 if quiet == 0 {
-                    events.push((l, Event::Resolve(index)));
+                    found.resolve.push((l, index));
                 }
                 (l / 2) as u8
             }
@@ -380,7 +400,7 @@ impl State<'_> {
     }
 
     /// Positions lost at `ply` make their predecessors wins at `ply + 1`.
-    fn expand_losses(&self, frontier: &[u32], ply: u16) -> Expansion {
+    fn expand_losses(&self, frontier: &[u32], ply: u16) -> Vec<Found> {
         gather(frontier, |&index, out, preds| {
             // A second visit finds the slot resolved (or its event
             // scheduled twice, which resolves it once).
@@ -392,7 +412,7 @@ impl State<'_> {
                     // the capture counted as an exit.
                     Some(_) if ply == 0 => continue,
                     Some(Dtm::Loss(a)) if a > ply => {
-                        out.1.push((a + 1, Event::Resolve(pred.index)));
+                        out.resolve.push((a + 1, pred.index));
                         continue;
                     }
                     Some(Dtm::Loss(_)) => {}
@@ -400,7 +420,7 @@ impl State<'_> {
                     Some(_) => continue,
                 }
                 if self.set(pred.index, ply + 1) {
-                    out.0.push(pred.index);
+                    out.next.push(pred.index);
                 }
             }
         })
@@ -408,8 +428,8 @@ impl State<'_> {
 
     /// Positions won at `ply` refute one move of each predecessor; a
     /// predecessor with every move refuted is lost.
-    fn expand_wins(&self, frontier: &[u32], refuted: &[(u32, u32)], ply: u16) -> Expansion {
-        let from_frontier = gather(frontier, |&index, out, preds| {
+    fn expand_wins(&self, frontier: &[u32], refuted: &[(u32, u32)], ply: u16) -> Vec<Found> {
+        let mut parts = gather(frontier, |&index, out, preds| {
             self.predecessors(index, preds, true);
             for pred in preds.iter() {
                 // A double step refuted already by the capture's event.
@@ -418,15 +438,15 @@ impl State<'_> {
                 }
             }
         });
-        let from_events = gather(refuted, |&(by, to), out, _| {
+        parts.extend(gather(refuted, |&(by, to), out, _| {
             if !matches!(self.resolved_at(to), Dtm::Win(b) if b < ply) {
                 self.refute(by, ply, out);
             }
-        });
-        concat(vec![from_frontier, from_events])
+        }));
+        parts
     }
 
-    fn refute(&self, index: u32, ply: u16, out: &mut Expansion) {
+    fn refute(&self, index: u32, ply: u16, out: &mut Found) {
         let Ok(word) = self.slots[index as usize].fetch_update(Relaxed, Relaxed, |w| {
             (w & (INVALID | 0xff) == 0).then(|| w - COUNTER)
         }) else {
@@ -442,10 +462,10 @@ impl State<'_> {
         };
         if lost_at == ply + 1 {
             if self.set(index, ply + 1) {
-                out.0.push(index);
+                out.next.push(index);
             }
         } else {
-            out.1.push((lost_at, Event::Resolve(index)));
+            out.resolve.push((lost_at, index));
         }
     }
 
