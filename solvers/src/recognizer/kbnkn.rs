@@ -1,11 +1,11 @@
-//! KBNKN draws, awaiting verification against 5-unit tables (registered
-//! with `verified: false`, not consulted until then).
+//! KBNKN draws, checked against cookd's KBNvKN table on every position in
+//! both colour orientations (`cookd tb verify kbnkn`: 0 incorrect).
 //!
 //! The rule: the side with the lone knight, to move, can take the bishop or
 //! the knight into a minor-piece ending that the (verified) minor-piece
 //! rules call a draw. That proves it does not lose; that it cannot win
 //! either (mates by a lone knight need the other king smothered by its own
-//! units in a corner) is the part the 5-unit tables must confirm.
+//! units in a corner) is what the table confirmed.
 
 use shakmaty::{Chess, Position, Role};
 

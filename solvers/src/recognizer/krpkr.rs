@@ -1,12 +1,13 @@
-//! KRPKR: Philidor's draw and Lucena's win, as patterns. Both await
-//! verification against 5-unit tables: the recognizer is registered with
-//! `verified: false` and not consulted until then.
+//! KRPKR: Philidor's draw and Lucena's win, as patterns, checked against
+//! cookd's KRPvKR table on every position (`cookd tb verify krpkr`).
 //!
-//! Philidor (a draw, either side to move): the defending king on the
-//! promotion square or next to it, the pawn not yet past its fifth rank,
-//! the attacking king not past its fifth rank either, the defending rook on
-//! the sixth rank (the defender's third) holding it off; nothing hangs and
-//! nobody is in check.
+//! Philidor (a draw): the defending king on the promotion square or next
+//! to it, a pawn of the c- to f-files on its fifth rank, the attacking king
+//! not past its fifth rank, the defending rook on the sixth rank (the
+//! defender's third) holding it off; nothing hangs, nobody is in check and
+//! the side to move has neither a check nor a capture. The tables refuted
+//! looser versions: checks from behind skewer either rook, and with the
+//! pawn further back or on a knight's file the attacker has wins.
 //!
 //! Lucena (a win for the side with the pawn, to move): its king on the
 //! promotion square, the pawn (not a rook pawn) right below it on the
@@ -43,13 +44,27 @@ pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
         weak_rook: view.single(pos, false, Role::Rook)?,
         occupied: relative(pos.board().occupied(), strong),
     };
-    if philidor(&units) {
+    if philidor(&units) && quiet_only(pos) {
         return Some(Wdl::Draw);
     }
     if view.strong_to_move && lucena(&units) {
         return Some(Wdl::Win);
     }
     None
+}
+
+/// The side to move has neither a check nor a capture: no tactic can
+/// break the pattern at once (checks from behind skewer the defending
+/// rook on its rank or file, as the tables showed).
+fn quiet_only(pos: &Chess) -> bool {
+    pos.legal_moves().iter().all(|m| {
+        if m.is_capture() {
+            return false;
+        }
+        let mut after = pos.clone();
+        after.play_unchecked(*m);
+        !after.is_check()
+    })
 }
 
 fn relative(bb: Bitboard, strong: Color) -> Bitboard {
@@ -67,10 +82,10 @@ fn philidor(u: &Units) -> bool {
     let strong_rook_hangs = (king_attacks(u.weak_king) | rook_attacks(u.weak_rook, u.occupied))
         .contains(u.strong_rook)
         && !king_attacks(u.strong_king).contains(u.strong_rook);
-    !matches!(u.pawn.file(), File::A | File::H)
+    matches!(u.pawn.file(), File::C | File::D | File::E | File::F)
         && u.weak_king.distance(queening) <= 1
         && u.weak_king.rank() >= Rank::Seventh
-        && u.pawn.rank() <= Rank::Fifth
+        && u.pawn.rank() == Rank::Fifth
         && u.strong_king.rank() <= Rank::Fifth
         && u.weak_rook.rank() == Rank::Sixth
         && (!weak_rook_attacked || weak_rook_defended)
@@ -105,14 +120,13 @@ mod tests {
     }
 
     #[test]
-    fn textbook_philidor_is_a_draw_for_either_side_to_move() {
+    fn philidor_without_tactics_is_a_draw() {
         // Philidor: Black's king on the queening square, its rook on the
-        // sixth rank keeping White's king (e5, pawn e4) out.
+        // sixth rank keeping White's king out; White's rook has no check.
         for fen in [
-            "4k3/8/r7/4K3/4P3/8/8/7R w - - 0 1",
-            "4k3/8/r7/4K3/4P3/8/8/7R b - - 0 1",
+            "4k3/8/r7/3KP3/8/8/8/3R4 w - - 0 1",
             // Colours reversed (Black has the pawn).
-            "7r/8/8/4p3/4k3/R7/8/4K3 b - - 0 1",
+            "3r4/8/8/8/3kp3/R7/8/4K3 b - - 0 1",
         ] {
             assert_eq!(recognize(&pos(fen)), Some(Wdl::Draw), "{fen}");
         }
@@ -140,6 +154,12 @@ mod tests {
             "3K4/3P2k1/8/8/8/8/2r5/7R w - - 0 1",
             // White in check.
             "3K3r/3P2k1/8/8/8/8/8/4R3 w - - 0 1",
+            // Philidor's shape, but a check decides, as the tables found:
+            // 1.Rd8+ wins for White; 1...Rh3+ skewers and wins for Black.
+            "1R6/3k4/2r5/1K6/8/2P5/8/8 w - - 0 1",
+            "2k5/8/7r/2P5/8/R4K2/8/8 b - - 0 1",
+            // The pawn still on its fourth rank: the tables know wins there.
+            "4k3/8/r7/4K3/4P3/8/8/7R w - - 0 1",
         ] {
             assert_eq!(recognize(&pos(fen)), None, "{fen}");
         }

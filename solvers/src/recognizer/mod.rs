@@ -5,10 +5,10 @@
 //! rules do not reach), but every answer it gives must be exact. That is not
 //! taken on trust: [`verify()`] runs a recognizer over every position of its
 //! material and compares it with a
-//! [`WdlOracle`](crate::tablebase::WdlOracle). Recognizers whose materials
-//! no oracle here covers (5 units) are registered with
-//! `verified: false` and are not consulted by [`Registry::recognize`] until
-//! they have been verified against tables.
+//! [`WdlOracle`](crate::tablebase::WdlOracle): Syzygy for up to four
+//! units, cookd's own tables for five. A recognizer registered with
+//! `verified: false` is not consulted by [`Registry::recognize`]: a new
+//! rule stays that way until `cookd tb verify` reports 0 incorrect.
 
 use std::fmt;
 use std::sync::Arc;
@@ -132,9 +132,9 @@ impl Registry {
                 recognizer("kbpk", &["KBPvK"], true, Rule::Kbpk(kpk.clone())),
                 recognizer("knnk", &["KNNvK"], true, Rule::Knnk),
                 recognizer("kpkp", &["KPvKP"], true, Rule::Kpkp(kpk)),
-                // Five units: no table here to verify them against yet.
-                recognizer("krpkr", &["KRPvKR"], false, Rule::Krpkr),
-                recognizer("kbnkn", &["KBNvKN"], false, Rule::Kbnkn),
+                // Five units: verified against cookd's own tables.
+                recognizer("krpkr", &["KRPvKR"], true, Rule::Krpkr),
+                recognizer("kbnkn", &["KBNvKN"], true, Rule::Kbnkn),
             ],
         }
     }
