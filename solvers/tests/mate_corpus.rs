@@ -6,8 +6,7 @@
 //! Scope: direct and self mates the reference solver needs at most 2 s for,
 //! helpmates up to h#3 that it needs at most 1 s for, and the longer
 //! helpmates the reference solves only in its intelligent mode (which the
-//! mate pictures stand in for), but for hm115 (h#7), still beyond the
-//! budget. The other slow rows belong to the benchmark
+//! mate pictures stand in for). The other slow rows belong to the benchmark
 //! (`cargo bench -p solvers --bench mate`).
 
 use std::collections::HashMap;
@@ -29,9 +28,7 @@ fn in_scope(row: &HashMap<String, String>) -> bool {
     let stip: Stipulation = row["stipulation"].parse().unwrap();
     let intelligent = row["notes"].contains("solved with option intelligent");
     match stip {
-        Stipulation::Help { plies } => {
-            (plies <= 6 && ref_s <= 1.0) || (intelligent && row["id"] != "hm115")
-        }
+        Stipulation::Help { plies } => (plies <= 6 && ref_s <= 1.0) || intelligent,
         _ => ref_s <= 2.0,
     }
 }

@@ -704,19 +704,25 @@ impl Enumeration<'_, '_> {
         if blocked.count() > self.black.n_units {
             return;
         }
-        let block_cost: u32 = blocked
-            .into_iter()
-            .map(|f| {
-                self.black
-                    .units()
-                    .iter()
-                    .map(|&(r, sq)| self.black.t.reach(Color::Black, r, sq, f))
-                    .min()
-                    .unwrap_or(FAR)
-            })
-            .map(u32::from)
-            .sum();
-        if block_cost > u32::from(self.spare) {
+        let fits = match self.sole_check() {
+            Some(check) => self.harmless_blocks_fit(blocked, check),
+            None => {
+                let block_cost: u32 = blocked
+                    .into_iter()
+                    .map(|f| {
+                        self.black
+                            .units()
+                            .iter()
+                            .map(|&(r, sq)| self.black.t.reach(Color::Black, r, sq, f))
+                            .min()
+                            .unwrap_or(FAR)
+                    })
+                    .map(u32::from)
+                    .sum();
+                block_cost <= u32::from(self.spare)
+            }
+        };
+        if !fits {
             return;
         }
         let mut named = [Named {
@@ -734,6 +740,140 @@ impl Enumeration<'_, '_> {
             blocked,
         });
     }
+}
+
+impl Enumeration<'_, '_> {
+    /// The checker's final state when the picture is the whole White
+    /// side (every White unit but the king named) and no other named unit
+    /// lines up with the Black king: then nothing White can pin a Black
+    /// blocker or give a second check, and a blocker that could parry the
+    /// check breaks the mate.
+    fn sole_check(&self) -> Option<Named> {
+        let all_named = self
+            .white
+            .iter()
+            .filter(|&&(_, role, _)| role != Role::King)
+            .all(|&(id, _, _)| self.named.iter().any(|n| n.id == id));
+        let lined_up = self.named[1..].iter().any(|n| {
+            n.role != Role::King && empty_attacks(Color::White, n.role, n.sq).contains(self.king)
+        });
+        (all_named && !lined_up).then(|| self.named[0])
+    }
+
+    /// Whether distinct Black units can stand on every square of
+    /// `blocked` within the spare moves, each in a role that cannot parry
+    /// `check` (see [`parries`]).
+    fn harmless_blocks_fit(&self, blocked: Bitboard, check: Named) -> bool {
+        let squares: Vec<Square> = blocked.into_iter().collect();
+        let units = self.black.units();
+        let costs: Vec<Vec<u8>> = squares
+            .iter()
+            .map(|&f| {
+                units
+                    .iter()
+                    .map(|&(role, from)| {
+                        final_roles(role)
+                            .iter()
+                            .filter(|&&r| !parries(r, f, check, self.king))
+                            .map(|&r| match role {
+                                Role::Pawn => self.pawn_dist_without_captures(from, r, f),
+                                _ => self.black.t.state_dist(Color::Black, role, from, r, f),
+                            })
+                            .min()
+                            .unwrap_or(FAR)
+                    })
+                    .collect()
+            })
+            .collect();
+        cheapest_assignment(&costs, 0, 0, u32::from(self.spare))
+    }
+}
+
+impl Enumeration<'_, '_> {
+    /// Moves for a Black pawn on `from` to stand on `to` as `role`
+    /// without capturing: straight down its file, promoting on the first
+    /// rank for any other role. (With every White unit but the king in
+    /// the picture there is nothing a Black pawn could take.)
+    fn pawn_dist_without_captures(&self, from: Square, role: Role, to: Square) -> u8 {
+        let rank = from.rank() as u8;
+        // A pawn from its home rank may double-step once it goes two ranks.
+        let steps = |ranks: u8| {
+            if rank == 6 && ranks >= 2 {
+                ranks - 1
+            } else {
+                ranks
+            }
+        };
+        if role == Role::Pawn {
+            let ranks = rank.saturating_sub(to.rank() as u8);
+            return if to == from {
+                0
+            } else if to.file() == from.file() && ranks > 0 && to.rank() as u8 != 0 {
+                steps(ranks)
+            } else {
+                FAR
+            };
+        }
+        let promotion = Square::from_coords(from.file(), shakmaty::Rank::First);
+        let after = self
+            .black
+            .t
+            .state_dist(Color::Black, role, promotion, role, to);
+        steps(rank).saturating_add(after)
+    }
+}
+
+/// The roles a unit of `role` may have later (a pawn's promotions).
+fn final_roles(role: Role) -> &'static [Role] {
+    match role {
+        Role::Pawn => &[
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ],
+        Role::Knight => &[Role::Knight],
+        Role::Bishop => &[Role::Bishop],
+        Role::Rook => &[Role::Rook],
+        Role::Queen => &[Role::Queen],
+        Role::King => &[Role::King],
+    }
+}
+
+/// Whether a Black unit of `role` on `f` could parry `check` on `king`
+/// by a move no other unit can obstruct: taking the checker or stepping
+/// between it and the king with a knight's jump, a pawn's single step or
+/// a step to a neighbouring square.
+fn parries(role: Role, f: Square, check: Named, king: Square) -> bool {
+    let unobstructed = |to: Square| !is_slider(role) || f.distance(to) == 1;
+    let captures = empty_attacks(Color::Black, role, f);
+    if captures.contains(check.sq) && unobstructed(check.sq) {
+        return true;
+    }
+    if !is_slider(check.role) {
+        return false;
+    }
+    let steps = match role {
+        Role::Pawn => f.offset(-8).map_or(Bitboard::EMPTY, Bitboard::from),
+        _ => captures,
+    };
+    (steps & attacks::between(check.sq, king))
+        .into_iter()
+        .any(unobstructed)
+}
+
+/// Whether `costs[i][u]` (square `i` filled by unit `u`) admits distinct
+/// units for squares `i..` within `budget`, units in `used` taken.
+fn cheapest_assignment(costs: &[Vec<u8>], i: usize, used: u32, budget: u32) -> bool {
+    let Some(row) = costs.get(i) else {
+        return true;
+    };
+    row.iter().enumerate().any(|(u, &c)| {
+        used & 1 << u == 0
+            && u32::from(c) <= budget
+            && cheapest_assignment(costs, i + 1, used | 1 << u, budget - u32::from(c))
+    })
 }
 
 #[cfg(test)]
