@@ -5,7 +5,10 @@
 //! give check). Playing each move just to ask `is_check` costs a position
 //! copy and an attack scan; this test costs one attack lookup per move.
 
-use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{
+    attacks, Bitboard, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Position, Role,
+    Square,
+};
 
 /// What the side to move needs to know once per position to test its moves.
 #[derive(Debug, Clone, Copy)]
@@ -112,6 +115,131 @@ pub fn gives_check(pos: &Chess, info: &CheckInfo, m: &Move) -> bool {
     })
 }
 
+/// Every legal move of the side to move that gives check: the moves of
+/// `legal_moves()` that [`gives_check`] accepts, generated from the check
+/// squares and the discovering units instead of from every move (the last
+/// move of a mate search is where most of its nodes are).
+pub fn checking_moves(pos: &Chess, info: &CheckInfo) -> MoveList {
+    let board = pos.board();
+    let turn = pos.turn();
+    let Some(our_king) = board.king_of(turn).filter(|_| !pos.is_check()) else {
+        // Evasions are few and rare at the last move: filter them.
+        let mut moves = pos.legal_moves();
+        moves.retain(|m| gives_check(pos, info, m));
+        return moves;
+    };
+    let ours = board.by_color(turn);
+    let theirs = board.by_color(!turn);
+    let occupied = board.occupied();
+    let pinned = pinned(pos, our_king);
+    let mut moves = MoveList::new();
+    for from in ours & !board.kings() {
+        let Some(role) = board.role_at(from) else {
+            continue;
+        };
+        let mut reach = match role {
+            Role::Pawn => pawn_steps(turn, from, occupied, theirs),
+            _ => attacks::attacks(from, role.of(turn), occupied) & !ours,
+        };
+        if pinned.contains(from) {
+            reach &= attacks::ray(our_king, from);
+        }
+        if !info.blockers.contains(from) {
+            // Promotions are judged one by one below.
+            reach &= info.check_squares[role as usize - 1] | Bitboard::BACKRANKS;
+        }
+        for to in reach {
+            let capture = board.role_at(to);
+            let promotions: &[Option<Role>] =
+                if role == Role::Pawn && Bitboard::BACKRANKS.contains(to) {
+                    &[
+                        Some(Role::Queen),
+                        Some(Role::Rook),
+                        Some(Role::Bishop),
+                        Some(Role::Knight),
+                    ]
+                } else {
+                    &[None]
+                };
+            for &promotion in promotions {
+                let m = Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion,
+                };
+                if info.gives_check(&m) == Some(true) {
+                    moves.push(m);
+                }
+            }
+        }
+    }
+    // The king checks only by discovery, leaving the line.
+    if info.blockers.contains(our_king) {
+        let after = occupied.without(our_king);
+        for to in attacks::king_attacks(our_king) & !ours {
+            if !attacks::aligned(our_king, to, info.king)
+                && board.attacks_to(to, !turn, after).is_empty()
+            {
+                moves.push(Move::Normal {
+                    role: Role::King,
+                    from: our_king,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
+    if pos.castles().has_color(turn) {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            let mut castles = pos.castling_moves(side);
+            castles.retain(|m| gives_check(pos, info, m));
+            moves.extend(castles);
+        }
+    }
+    if pos.ep_square(EnPassantMode::Legal).is_some() {
+        let mut captures = pos.en_passant_moves();
+        captures.retain(|m| gives_check(pos, info, m));
+        moves.extend(captures);
+    }
+    moves
+}
+
+/// Units of the side to move pinned to their king on `king`.
+fn pinned(pos: &Chess, king: Square) -> Bitboard {
+    let board = pos.board();
+    let theirs = board.by_color(!pos.turn());
+    let snipers = (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()
+        | attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+        & theirs;
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let between = attacks::between(sniper, king) & board.occupied();
+        if between.count() == 1 {
+            pinned |= between & board.by_color(pos.turn());
+        }
+    }
+    pinned
+}
+
+/// A pawn's pushes and captures from `from` (en passant aside).
+fn pawn_steps(turn: Color, from: Square, occupied: Bitboard, theirs: Bitboard) -> Bitboard {
+    let forward = |sq: Square| sq.offset(if turn.is_white() { 8 } else { -8 });
+    let mut steps = attacks::pawn_attacks(turn, from) & theirs;
+    if let Some(one) = forward(from).filter(|&sq| !occupied.contains(sq)) {
+        steps.add(one);
+        let home = if turn.is_white() { 1 } else { 6 };
+        if from.rank() as u32 == home {
+            if let Some(two) = forward(one).filter(|&sq| !occupied.contains(sq)) {
+                steps.add(two);
+            }
+        }
+    }
+    steps
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,6 +277,67 @@ mod tests {
                     let mut after = p.clone();
                     after.play_unchecked(m);
                     assert_eq!(gives_check(&p, &info, &m), after.is_check(), "{fen}: {m:?}");
+                }
+                assert_same_checks(&p);
+            }
+        }
+    }
+
+    /// `checking_moves` gives exactly the legal moves that check.
+    fn assert_same_checks(pos: &Chess) {
+        let info = CheckInfo::new(pos).unwrap();
+        let key = |m: &Move| m.to_uci(CastlingMode::Standard).to_string();
+        let mut want: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| {
+                let mut after = pos.clone();
+                after.play_unchecked(**m);
+                after.is_check()
+            })
+            .map(key)
+            .collect();
+        let mut got: Vec<String> = checking_moves(pos, &info).iter().map(key).collect();
+        want.sort();
+        got.sort();
+        assert_eq!(
+            got,
+            want,
+            "{}",
+            Fen::from_position(pos, EnPassantMode::Legal)
+        );
+    }
+
+    /// Random games from positions full of pins, discoveries, promotions,
+    /// castling and en passant: the generator agrees at every node.
+    #[test]
+    fn checking_moves_agree_along_random_games() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "n2B4/8/8/3p4/pp1Pk2b/2p2prp/6Pq/R3KnN1 b Q - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        for fen in fens {
+            let start: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            for _ in 0..40 {
+                let mut pos = start.clone();
+                for _ in 0..60 {
+                    assert_same_checks(&pos);
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
                 }
             }
         }

@@ -17,7 +17,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
-use crate::check::{gives_check, CheckInfo};
+use crate::check::{checking_moves, gives_check, CheckInfo};
 use crate::search::{payload, Table};
 use crate::stipulation::Stipulation;
 use picture::{Costs, Pictures, Units};
@@ -627,14 +627,12 @@ impl Solver {
 
     /// The search part of [`Solver::attack_wins`], without the table.
     fn attack_moves_win(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
-        let mut moves = pos.legal_moves();
         let info = CheckInfo::new(pos);
-        if genre == Genre::Direct && k == 1 {
+        let mut moves = match info {
             // Only a checking move can mate.
-            if let Some(info) = info {
-                moves.retain(|m| gives_check(pos, &info, m));
-            }
-        }
+            Some(info) if genre == Genre::Direct && k == 1 => checking_moves(pos, &info),
+            _ => pos.legal_moves(),
+        };
         promote(&mut moves, self.killer_attack[usize::from(k)]);
         for m in &moves {
             let mut next = pos.clone();
@@ -765,21 +763,21 @@ impl Solver {
                 return false;
             }
         }
-        let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        if self.shared.table.get(help_key(hash, left)).is_some() {
+        // White's last move is found faster than the table's cache miss,
+        // and those entries would crowd out the costlier ones.
+        let hash = (left >= 2).then(|| pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0);
+        if hash.is_some_and(|h| self.shared.table.get(help_key(h, left)).is_some()) {
             self.stats.tt_hits += 1;
             if pictures.is_some() {
                 self.buffers[usize::from(left)] = buffers;
             }
             return false;
         }
-        let mut moves = pos.legal_moves();
-        if left == 1 {
+        let moves = match CheckInfo::new(pos) {
             // White's mating move must give check.
-            if let Some(info) = CheckInfo::new(pos) {
-                moves.retain(|m| gives_check(pos, &info, m));
-            }
-        }
+            Some(info) if left == 1 => checking_moves(pos, &info),
+            _ => pos.legal_moves(),
+        };
         // Most moves lose every picture; finding that out before playing
         // them saves the copies, and the child filters only the pictures
         // the move may keep. The last ply's children are judged by mate.
@@ -821,7 +819,7 @@ impl Solver {
         if self.out_of_time {
             return any;
         }
-        if !any {
+        if let (false, Some(hash)) = (any, hash) {
             self.shared.table.put(help_key(hash, left), 1, left);
         }
         any
