@@ -260,11 +260,7 @@ mod tests {
             "1k6/1P6/8/3B4/8/8/8/4K2R w K - 0 1",
         ];
         for fen in fens {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
+            let pos = position(fen);
             let mut positions = vec![pos.clone()];
             for m in pos.legal_moves() {
                 let mut next = pos.clone();
@@ -281,6 +277,13 @@ mod tests {
                 assert_same_checks(&p);
             }
         }
+    }
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
     }
 
     /// `checking_moves` gives exactly the legal moves that check.
@@ -321,11 +324,7 @@ mod tests {
         ];
         let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
         for fen in fens {
-            let start: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
+            let start = position(fen);
             for _ in 0..40 {
                 let mut pos = start.clone();
                 for _ in 0..60 {
