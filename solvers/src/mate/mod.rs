@@ -773,10 +773,10 @@ impl Solver {
             }
             return false;
         }
-        let moves = match CheckInfo::new(pos) {
-            // White's mating move must give check.
-            Some(info) if left == 1 => checking_moves(pos, &info),
-            _ => pos.legal_moves(),
+        // White's mating move must give check.
+        let moves = match (left == 1).then(|| CheckInfo::new(pos)).flatten() {
+            Some(info) => checking_moves(pos, &info),
+            None => pos.legal_moves(),
         };
         // Most moves lose every picture; finding that out before playing
         // them saves the copies, and the child filters only the pictures
