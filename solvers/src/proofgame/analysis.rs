@@ -357,6 +357,129 @@ impl Analysis {
         squares & !self.fixed
     }
 
+    /// Squares where `color`'s units may still be captured, in a
+    /// continuation in which `color` makes at most `budget` more moves:
+    /// wherever a unit that the matching can leave over within the budget
+    /// can walk with the moves it has to spare (every square when one of
+    /// them is a pawn that may promote). What forcing a unit out costs is
+    /// bounded by its reduced cost (LP duality), which may let in more
+    /// squares than needed but never too few.
+    pub fn victim_squares(
+        &self,
+        board: &Board,
+        castles: &Castles,
+        color: Color,
+        budget: i32,
+    ) -> Bitboard {
+        let Some(m) = self.matrices(board, castles, color, None) else {
+            return Bitboard::FULL;
+        };
+        let Some((best, duals)) = min_cost_with_duals(&m.moves, m.n) else {
+            return Bitboard::FULL;
+        };
+        // Every column past the targets stands for a unit left over.
+        let left_over = self.free_targets[color_index(color)].len();
+        if left_over >= m.n {
+            return Bitboard::EMPTY;
+        }
+        let slack = i64::from(budget) - i64::from(best);
+        let mut squares = Bitboard::EMPTY;
+        for (i, &(role, from)) in m.units[..m.n].iter().enumerate() {
+            let spare = slack - duals.reduced(&m.moves, m.n, i, left_over);
+            if role != Role::King && spare >= 0 {
+                squares |= self.walk(color, role, from, spare as i32);
+            }
+        }
+        squares & !self.fixed
+    }
+
+    /// Squares `color`'s unit `role` on `from` can reach in `moves` moves.
+    fn walk(&self, color: Color, role: Role, from: Square, moves: i32) -> Bitboard {
+        let reached = |sq: &Square| match role {
+            Role::Pawn => pawn_path(color, from, *sq).is_some_and(|(m, _)| m <= moves),
+            _ => self.dist(role, from, *sq) <= moves,
+        };
+        let last = Bitboard::from_rank(Rank::new(if color == Color::White { 7 } else { 0 }));
+        if role == Role::Pawn && last.into_iter().any(|sq| reached(&sq)) {
+            return Bitboard::FULL;
+        }
+        Square::ALL.into_iter().filter(reached).collect()
+    }
+
+    /// The fewest moves `color` needs when one of its units must still
+    /// capture on one of `squares` (see [`Analysis::victim_squares`]): the
+    /// matching's optimum plus, over the pairs of the matching, the least
+    /// of the pair's reduced cost (a lower bound of what forcing the pair
+    /// costs, LP duality) and the detour of its unit through a capture
+    /// square. A pawn's capture may lie on its way, and a king's or rook's
+    /// may come before castling, so those detours count as nothing. `INF`
+    /// when no unit can get to any of the squares.
+    pub fn capture_need(
+        &self,
+        board: &Board,
+        castles: &Castles,
+        color: Color,
+        squares: Bitboard,
+    ) -> i32 {
+        let Some(m) = self.matrices(board, castles, color, None) else {
+            return INF;
+        };
+        let Some((best, duals)) = min_cost_with_duals(&m.moves, m.n) else {
+            return INF;
+        };
+        let targets = &self.free_targets[color_index(color)];
+        let back = Rank::new(if color == Color::White { 0 } else { 7 });
+        let rights = castles.castling_rights() & Bitboard::from_rank(back);
+        let mut least = i64::from(INF);
+        for (i, &(role, from)) in m.units[..m.n].iter().enumerate() {
+            let free_detour = match role {
+                Role::Pawn => {
+                    if (pawn_cone(color, from) & squares).is_empty() {
+                        continue;
+                    }
+                    true
+                }
+                Role::King | Role::Rook => rights.any(),
+                _ => false,
+            };
+            let first_leg = if role == Role::Pawn {
+                0
+            } else {
+                squares
+                    .into_iter()
+                    .map(|sq| self.dist(role, from, sq))
+                    .min()
+                    .unwrap_or(INF)
+            };
+            if first_leg >= INF {
+                continue;
+            }
+            for j in 0..m.n {
+                let cost = m.moves[i * m.n + j];
+                if cost >= INF {
+                    continue;
+                }
+                let detour = match targets.get(j) {
+                    _ if free_detour => 0,
+                    Some(&(target, to)) if target == role => squares
+                        .into_iter()
+                        .map(|sq| self.dist(role, from, sq) + self.dist(role, sq, to))
+                        .min()
+                        .unwrap_or(INF)
+                        .saturating_sub(cost),
+                    Some(_) => continue,
+                    None => first_leg - cost,
+                };
+                let extra = duals.reduced(&m.moves, m.n, i, j) + i64::from(detour.max(0));
+                least = least.min(extra);
+            }
+        }
+        if least >= i64::from(INF) {
+            return INF;
+        }
+        (i64::from(best) + least).min(i64::from(INF)) as i32
+    }
+
     /// The least moves for `color`'s unit `role` on `from` to stand where an
     /// enemy pawn captures it: on one of `squares`, or for a pawn also on
     /// `ep` (en passant), or after promoting.
@@ -698,5 +821,32 @@ mod tests {
         };
         let black = a.need_with(&start, &castles, Color::Black, Some(victims));
         assert_eq!(black.unwrap().moves, 6);
+    }
+
+    #[test]
+    fn a_capture_by_a_piece_costs_its_round_trip() {
+        // spg200: Black's pawns never move, so the White unit Black must
+        // take falls to a knight, which must go there and come back. With
+        // no move to spare, White can only lose a unit where it stands (the
+        // d-pawn on d2 among them): g8-f6-e4xd2 and back is 6 moves.
+        let a = Analysis::new(&board(
+            "rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R",
+        ));
+        let (start, castles) = (Board::default(), Castles::default());
+        let white = a.need(&start, &castles, Color::White).unwrap().moves;
+        assert_eq!(a.need(&start, &castles, Color::Black).unwrap().moves, 0);
+        let squares = a.victim_squares(&start, &castles, Color::White, white);
+        assert!(squares.contains(Square::D2));
+        assert!((squares & Bitboard::from_rank(Rank::Third)).is_empty());
+        assert_eq!(a.capture_need(&start, &castles, Color::Black, squares), 6);
+        // Moves to spare let White's units walk towards Black's knights.
+        let wider = a.victim_squares(&start, &castles, Color::White, white + 2);
+        assert!(wider.contains(Square::F6) && (wider & squares) == squares);
+        assert_eq!(a.capture_need(&start, &castles, Color::Black, wider), 2);
+        // Nowhere to capture: no continuation.
+        assert_eq!(
+            a.capture_need(&start, &castles, Color::Black, Bitboard::EMPTY),
+            INF
+        );
     }
 }

@@ -116,6 +116,11 @@ impl<'a> Shared<'a> {
 
 const CACHE_BITS: u32 = 16;
 const SQUARES_CACHE_BITS: u32 = 12;
+const CAPTURE_CACHE_BITS: u32 = 14;
+const VICTIM_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
+/// The capture test runs only for a side with at most this many moves to
+/// spare.
+const CAPTURE_TEST_SLACK: i32 = 6;
 
 /// The splitmix64 finaliser, to derive cache keys.
 fn mix(z: u64) -> u64 {
@@ -138,6 +143,8 @@ pub(crate) struct Worker<'s, 'a> {
     cache: Vec<(u64, Option<Need>)>,
     /// Capture squares by (side, its moves left): key and squares.
     squares_cache: Vec<(u64, Option<Bitboard>)>,
+    /// [`Worker::capture_need`] by key (-1: empty).
+    capture_cache: Vec<(u64, i32)>,
     nodes: u64,
     /// Nodes met at the synchronisation depth so far (`None`: not parallel).
     sync_seen: Option<u64>,
@@ -154,6 +161,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             goal,
             cache: vec![(0, Some(UNSET)); 1 << CACHE_BITS],
             squares_cache: vec![(0, None); 1 << SQUARES_CACHE_BITS],
+            capture_cache: vec![(0, -1); 1 << CAPTURE_CACHE_BITS],
             nodes: 0,
             sync_seen: parallel.then_some(0),
         }
@@ -207,6 +215,35 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.cached_need(key, |a| a.need_with(board, castles, victim, Some(victims)))
     }
 
+    /// [`Analysis::capture_need`] of `capturer`, the squares being the
+    /// opponent's [`Analysis::victim_squares`] within its `budget`.
+    /// `keys` are both sides' [`Analysis::side_key`]s, by `Color as usize`.
+    fn capture_need(&mut self, pos: &Chess, capturer: Color, budget: i32, keys: [u64; 2]) -> i32 {
+        let a = self.goal.analysis;
+        let (board, castles) = (pos.board(), pos.castles());
+        // Salted apart from the pawn capture squares sharing the cache.
+        let victim_key = mix(keys[(!capturer) as usize] ^ budget as u64 ^ VICTIM_SALT);
+        let slot = (victim_key as usize) & ((1 << SQUARES_CACHE_BITS) - 1);
+        let squares = match self.squares_cache[slot] {
+            (k, Some(squares)) if k == victim_key => squares,
+            _ => {
+                let squares = a.victim_squares(board, castles, !capturer, budget);
+                self.squares_cache[slot] = (victim_key, Some(squares));
+                squares
+            }
+        };
+        let key = mix(keys[capturer as usize] ^ squares.0);
+        let slot = (key as usize) & ((1 << CAPTURE_CACHE_BITS) - 1);
+        match self.capture_cache[slot] {
+            (k, need) if k == key && need >= 0 => need,
+            _ => {
+                let need = a.capture_need(board, castles, capturer, squares);
+                self.capture_cache[slot] = (key, need);
+                need
+            }
+        }
+    }
+
     /// Whether the diagram may still be reached in exactly `left` plies.
     pub fn feasible(&mut self, pos: &Chess, left: u32) -> bool {
         let targets = |c: Color| self.goal.analysis.target().by_color(c).count() as i32;
@@ -236,6 +273,22 @@ impl<'s, 'a> Worker<'s, 'a> {
                 return false;
             }
             needs[i] = Some(need);
+        }
+        // A side that must still capture needs a unit where the
+        // opponent's units can be taken. The test costs a matching for
+        // each side, so it runs only where it may prune: a pawn's capture
+        // may lie on its way, so a side with pawns free to move passes it,
+        // and detours are short.
+        let fixed = a.fixed();
+        for (i, color) in Color::ALL.into_iter().enumerate() {
+            let slack = moves_left(color) - needs[i].map_or(0, |n| n.moves);
+            if surplus(!color) > 0
+                && slack <= CAPTURE_TEST_SLACK
+                && (board.pawns() & board.by_color(color) & !fixed).is_empty()
+                && self.capture_need(pos, color, moves_left(!color), keys) > moves_left(color)
+            {
+                return false;
+            }
         }
         // Each capture an opponent's pawn must make takes one of this
         // side's units, which must first walk to where it is taken.
