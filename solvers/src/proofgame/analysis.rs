@@ -12,7 +12,7 @@ use shakmaty::{
     attacks, Bitboard, Board, Castles, CastlingMode, CastlingSide, Color, File, Rank, Role, Square,
 };
 
-use super::assign::{min_cost, min_cost_with_duals, INF, MAX_N};
+use super::assign::{min_cost, min_cost_with_duals, Duals, INF, MAX_N};
 
 /// What one side still has to spend, at least.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -313,6 +313,19 @@ impl Analysis {
         })
     }
 
+    /// `color`'s matching of its units to the diagram's (moves only): the
+    /// matrices, the optimum and its dual potentials.
+    fn matching(
+        &self,
+        board: &Board,
+        castles: &Castles,
+        color: Color,
+    ) -> Option<(Matrices, i32, Duals)> {
+        let m = self.matrices(board, castles, color, None)?;
+        let (best, duals) = min_cost_with_duals(&m.moves, m.n)?;
+        Some((m, best, duals))
+    }
+
     /// Squares where `color`'s pawns can capture in a continuation in which
     /// `color` makes at most `budget` more moves: those on the way of a pawn
     /// to a diagram unit it can become within the budget. A matching that
@@ -325,10 +338,7 @@ impl Analysis {
         color: Color,
         budget: i32,
     ) -> Bitboard {
-        let Some(m) = self.matrices(board, castles, color, None) else {
-            return Bitboard::EMPTY;
-        };
-        let Some((best, duals)) = min_cost_with_duals(&m.moves, m.n) else {
+        let Some((m, best, duals)) = self.matching(board, castles, color) else {
             return Bitboard::EMPTY;
         };
         let slack = i64::from(budget) - i64::from(best);
@@ -371,10 +381,7 @@ impl Analysis {
         color: Color,
         budget: i32,
     ) -> Bitboard {
-        let Some(m) = self.matrices(board, castles, color, None) else {
-            return Bitboard::FULL;
-        };
-        let Some((best, duals)) = min_cost_with_duals(&m.moves, m.n) else {
+        let Some((m, best, duals)) = self.matching(board, castles, color) else {
             return Bitboard::FULL;
         };
         // Every column past the targets stands for a unit left over.
@@ -421,10 +428,7 @@ impl Analysis {
         color: Color,
         squares: Bitboard,
     ) -> i32 {
-        let Some(m) = self.matrices(board, castles, color, None) else {
-            return INF;
-        };
-        let Some((best, duals)) = min_cost_with_duals(&m.moves, m.n) else {
+        let Some((m, best, duals)) = self.matching(board, castles, color) else {
             return INF;
         };
         let targets = &self.free_targets[color_index(color)];

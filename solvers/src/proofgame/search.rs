@@ -187,6 +187,23 @@ impl<'s, 'a> Worker<'s, 'a> {
         need
     }
 
+    /// Squares by key, from the cache or `compute`d into it.
+    fn cached_squares(
+        &mut self,
+        key: u64,
+        compute: impl FnOnce(&Analysis) -> Bitboard,
+    ) -> Bitboard {
+        let slot = (key as usize) & ((1 << SQUARES_CACHE_BITS) - 1);
+        match self.squares_cache[slot] {
+            (k, Some(squares)) if k == key => squares,
+            _ => {
+                let squares = compute(self.goal.analysis);
+                self.squares_cache[slot] = (key, Some(squares));
+                squares
+            }
+        }
+    }
+
     /// [`Analysis::need`] of `victim` when the opponent's pawns must take
     /// `count` of its units on the squares they can capture on, given the
     /// opponent's `budget` of moves.
@@ -198,18 +215,11 @@ impl<'s, 'a> Worker<'s, 'a> {
         budget: i32,
         keys: [u64; 2],
     ) -> Option<Need> {
-        let a = self.goal.analysis;
         let (board, castles) = (pos.board(), pos.castles());
         let capturer_key = mix(keys[(!victim) as usize] ^ budget as u64);
-        let slot = (capturer_key as usize) & ((1 << SQUARES_CACHE_BITS) - 1);
-        let squares = match self.squares_cache[slot] {
-            (k, Some(squares)) if k == capturer_key => squares,
-            _ => {
-                let squares = a.capture_squares(board, castles, !victim, budget);
-                self.squares_cache[slot] = (capturer_key, Some(squares));
-                squares
-            }
-        };
+        let squares = self.cached_squares(capturer_key, |a| {
+            a.capture_squares(board, castles, !victim, budget)
+        });
         let victims = Victims { squares, count };
         let key = mix(mix(keys[victim as usize] ^ squares.0) ^ count as u64);
         self.cached_need(key, |a| a.need_with(board, castles, victim, Some(victims)))
@@ -223,15 +233,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         let (board, castles) = (pos.board(), pos.castles());
         // Salted apart from the pawn capture squares sharing the cache.
         let victim_key = mix(keys[(!capturer) as usize] ^ budget as u64 ^ VICTIM_SALT);
-        let slot = (victim_key as usize) & ((1 << SQUARES_CACHE_BITS) - 1);
-        let squares = match self.squares_cache[slot] {
-            (k, Some(squares)) if k == victim_key => squares,
-            _ => {
-                let squares = a.victim_squares(board, castles, !capturer, budget);
-                self.squares_cache[slot] = (victim_key, Some(squares));
-                squares
-            }
-        };
+        let squares = self.cached_squares(victim_key, |a| {
+            a.victim_squares(board, castles, !capturer, budget)
+        });
         let key = mix(keys[capturer as usize] ^ squares.0);
         let slot = (key as usize) & ((1 << CAPTURE_CACHE_BITS) - 1);
         match self.capture_cache[slot] {
