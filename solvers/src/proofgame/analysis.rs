@@ -415,9 +415,9 @@ impl Analysis {
 
     /// The fewest moves `color` needs when one of its units must still
     /// capture on one of `squares` (see [`Analysis::victim_squares`]): the
-    /// matching's optimum plus, over the pairs of the matching, the least
-    /// of the pair's reduced cost (a lower bound of what forcing the pair
-    /// costs, LP duality) and the detour of its unit through a capture
+    /// matching's optimum plus the least, over the unit–target pairs, of
+    /// the pair's reduced cost (a lower bound of what forcing the pair
+    /// costs, LP duality) plus its unit's detour through a capture
     /// square. A pawn's capture may lie on its way, and a king's or rook's
     /// may come before castling, so those detours count as nothing. `INF`
     /// when no unit can get to any of the squares.
