@@ -627,11 +627,11 @@ impl Solver {
 
     /// The search part of [`Solver::attack_wins`], without the table.
     fn attack_moves_win(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
-        let info = CheckInfo::new(pos);
-        let mut moves = match info {
-            // Only a checking move can mate.
-            Some(info) if genre == Genre::Direct && k == 1 => checking_moves(pos, &info),
-            _ => pos.legal_moves(),
+        // Only a checking move can mate.
+        let last = genre == Genre::Direct && k == 1;
+        let mut moves = match last.then(|| CheckInfo::new(pos)).flatten() {
+            Some(info) => checking_moves(pos, &info),
+            None => pos.legal_moves(),
         };
         promote(&mut moves, self.killer_attack[usize::from(k)]);
         for m in &moves {

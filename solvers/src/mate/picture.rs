@@ -740,9 +740,7 @@ impl Enumeration<'_, '_> {
             blocked,
         });
     }
-}
 
-impl Enumeration<'_, '_> {
     /// The checker's final state when the picture is the whole White
     /// side (every White unit but the king named) and no other named unit
     /// lines up with the Black king: then nothing White can pin a Black
@@ -787,9 +785,7 @@ impl Enumeration<'_, '_> {
             .collect();
         cheapest_assignment(&costs, 0, 0, u32::from(self.spare))
     }
-}
 
-impl Enumeration<'_, '_> {
     /// Moves for a Black pawn on `from` to stand on `to` as `role`
     /// without capturing: straight down its file, promoting on the first
     /// rank for any other role. (With every White unit but the king in

@@ -18,6 +18,7 @@ use shakmaty::attacks::{king_attacks, rook_attacks};
 use shakmaty::{Bitboard, Chess, Color, File, Position, Rank, Role, Square};
 
 use super::{strong_color, View};
+use crate::check::{gives_check, CheckInfo};
 use crate::tablebase::Wdl;
 
 /// The units of a KRPKR position as the side with the pawn sees it.
@@ -57,14 +58,10 @@ pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
 /// break the pattern at once (checks from behind skewer the defending
 /// rook on its rank or file, as the tables showed).
 fn quiet_only(pos: &Chess) -> bool {
-    pos.legal_moves().iter().all(|m| {
-        if m.is_capture() {
-            return false;
-        }
-        let mut after = pos.clone();
-        after.play_unchecked(*m);
-        !after.is_check()
-    })
+    let info = CheckInfo::new(pos);
+    pos.legal_moves()
+        .iter()
+        .all(|m| !m.is_capture() && !info.is_some_and(|info| gives_check(pos, &info, m)))
 }
 
 fn relative(bb: Bitboard, strong: Color) -> Bitboard {
