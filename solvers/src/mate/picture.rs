@@ -11,6 +11,11 @@
 //! picture is reachable within the moves left has no solution. Distances
 //! are per unit on an empty board (see [`super::help_bound`]), so the test
 //! is admissible: it never loses a solution.
+//!
+//! A flight to block is a blocker *kind*: a plain square, which any Black
+//! unit may fill, or, in a picture where nothing White can pin a blocker
+//! (see [`Enumeration::sole_check`]), a square with the roles that may
+//! stand there without parrying the mating check.
 
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
 
@@ -30,6 +35,38 @@ const MAX_UNITS: usize = 32;
 /// White units a picture names at most; further ones only add to its
 /// coverage (dropping a unit's cost keeps the test a lower bound).
 const MAX_NAMED: usize = 6;
+
+/// Blocker kinds below this are plain squares (kind `k` is square `k`).
+const SQUARE_KINDS: usize = 64;
+
+/// Blocker kinds at most: the plain squares, then harmless blocks. A
+/// harmless block beyond these is treated as a plain square, which costs
+/// no more (a lower bound still).
+const MAX_KINDS: usize = 128;
+
+/// A set of blocker kinds, bit `k` for kind `k`.
+type Kinds = u128;
+
+fn kinds_of(kinds: Kinds) -> impl Iterator<Item = usize> {
+    let mut rest = kinds;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let k = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            k
+        })
+    })
+}
+
+/// A square to be blocked by a Black unit in one of `roles` (bit
+/// `role as usize`), with each unit's cost to do so by role and square.
+#[derive(Debug)]
+struct HarmlessBlock {
+    sq: Square,
+    roles: u8,
+    /// `[role - 1][from]`.
+    dist: Vec<u8>,
+}
 
 /// Every unit of the diagram, followed through the moves by identity.
 #[derive(Debug, Clone)]
@@ -141,14 +178,27 @@ struct Picture {
     n_named: u8,
     /// Bit `id` set for each named unit.
     named_ids: u32,
-    /// Flights no named unit covers: Black units must stand there.
-    blocked: Bitboard,
+    /// The blocks of the flights no named unit covers: Black units must
+    /// stand there.
+    kinds: Kinds,
 }
 
 /// The pictures of one problem.
 #[derive(Debug)]
 pub(crate) struct Pictures {
     all: Vec<Picture>,
+    /// Blocker kinds from [`SQUARE_KINDS`] on.
+    harmless: Vec<HarmlessBlock>,
+}
+
+impl Pictures {
+    /// Moves for a Black unit now `role` on `from` to fill kind `k`.
+    fn kind_dist(&self, t: &Tables, k: usize, role: Role, from: Square) -> u8 {
+        match k.checked_sub(SQUARE_KINDS) {
+            None => t.reach(Color::Black, role, from, Square::new(k as u32)),
+            Some(h) => self.harmless[h].dist[(role as usize - 1) * 64 + from.to_usize()],
+        }
+    }
 }
 
 /// A final state a unit may take, with what it covers of the zone.
@@ -220,6 +270,7 @@ impl Pictures {
             .collect();
         let black_min = BlackBlocks::new(t, pos);
         let mut all = Vec::new();
+        let mut harmless = Vec::new();
         let mut steps = 0;
         for king in Square::ALL {
             let kd = king.distance(black_king);
@@ -245,6 +296,7 @@ impl Pictures {
                 steps,
                 named: Vec::new(),
                 out: &mut all,
+                harmless: &mut harmless,
             };
             // The unit giving the mating check first, then the others in
             // order, each only where it covers something new.
@@ -265,7 +317,7 @@ impl Pictures {
             }
             steps = search.steps;
         }
-        Some((Pictures { all }, units))
+        Some((Pictures { all, harmless }, units))
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -297,7 +349,7 @@ impl Pictures {
             if king > black_moves + black_bonus / 2 {
                 return;
             }
-            let Some(blocks) = blocks.cost_within(p.blocked, black_moves + black_bonus - king)
+            let Some(blocks) = blocks.cost_within(self, p.kinds, black_moves + black_bonus - king)
             else {
                 return;
             };
@@ -305,11 +357,11 @@ impl Pictures {
             if white <= white_moves {
                 into.push(Costs {
                     index,
-                    white,
-                    blocks,
-                    king,
+                    white: white as u8,
+                    blocks: blocks as u8,
+                    king: king as u8,
                     king_sq: p.king,
-                    blocked: p.blocked,
+                    kinds: p.kinds,
                     named_ids: p.named_ids,
                 });
             }
@@ -323,18 +375,19 @@ impl Pictures {
 
 /// What one reachable picture costs at a node: White's moves for its
 /// named units, Black's for its blocks, and the Black king's distance to
-/// its square.
+/// its square. (Each within a budget of at most 255 plies' moves; the
+/// node lists are copied move by move, so they are kept small.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Costs {
     pub(crate) index: u32,
-    white: u32,
-    blocks: u32,
+    white: u8,
+    blocks: u8,
     /// The Black king's distance to the picture's king square.
-    king: u32,
+    king: u8,
     /// Copied from the picture, so that most moves are judged without
     /// reading it.
     king_sq: Square,
-    blocked: Bitboard,
+    kinds: Kinds,
     named_ids: u32,
 }
 
@@ -348,8 +401,8 @@ pub(crate) struct MoveTest<'a> {
     pictures: &'a Pictures,
     units: &'a Units,
     costs: &'a [Costs],
-    /// Every square some picture wants blocked.
-    blocked: Bitboard,
+    /// Every blocker kind some picture wants.
+    kinds: Kinds,
     turn: Color,
     /// The side to move may castle: its king's and rooks' moves may
     /// change the castling bonus.
@@ -359,11 +412,12 @@ pub(crate) struct MoveTest<'a> {
     white_moves: u32,
     black_moves: u32,
     king_moves: u32,
-    /// Black units but the king, and per square the cheapest blocker's
-    /// cost and square and the second cheapest's cost (computed as asked).
+    /// Black units but the king, and per blocker kind the cheapest
+    /// blocker's cost and square and the second cheapest's cost (computed
+    /// as asked).
     black: [(Role, Square); 16],
     n_black: usize,
-    best: [(u8, Square, u8); 64],
+    best: [(u8, Square, u8); MAX_KINDS],
 }
 
 impl Pictures {
@@ -393,7 +447,7 @@ impl Pictures {
             pictures: self,
             units,
             costs,
-            blocked: costs.iter().fold(Bitboard::EMPTY, |b, c| b | c.blocked),
+            kinds: costs.iter().fold(0, |b, c| b | c.kinds),
             turn: pos.turn(),
             rights: pos.castles().has_color(pos.turn()),
             white_moves: u32::from(child.div_ceil(2) + castling_bonus(pos, Color::White)),
@@ -401,7 +455,7 @@ impl Pictures {
             king_moves: u32::from(child / 2) + black_bonus / 2,
             black,
             n_black,
-            best: [(UNKNOWN, Square::A1, UNKNOWN); 64],
+            best: [(UNKNOWN, Square::A1, UNKNOWN); MAX_KINDS],
         }
     }
 }
@@ -433,11 +487,14 @@ impl MoveTest<'_> {
                 let bit = 1u32.checked_shl(u32::from(id)).unwrap_or(0);
                 for c in self.costs {
                     if c.named_ids & bit == 0 {
-                        if c.white <= self.white_moves {
+                        if u32::from(c.white) <= self.white_moves {
                             into.push(*c);
                         }
                     } else if let Some(white) = self.white_cost_after(c, id, moved, to) {
-                        into.push(Costs { white, ..*c });
+                        into.push(Costs {
+                            white: white as u8,
+                            ..*c
+                        });
                     }
                 }
             }
@@ -445,39 +502,44 @@ impl MoveTest<'_> {
                 for c in self.costs {
                     let king = c.king_sq.distance(to);
                     if king <= self.king_moves
-                        && (c.blocked.is_empty() || c.blocks + king <= self.black_moves)
+                        && (c.kinds == 0 || u32::from(c.blocks) + king <= self.black_moves)
                     {
-                        into.push(Costs { king, ..*c });
+                        into.push(Costs {
+                            king: king as u8,
+                            ..*c
+                        });
                     }
                 }
             }
             (Color::Black, _) => {
-                // The blocks change only on squares where the moving unit
+                // The blocks change only for kinds where the moving unit
                 // was the cheapest blocker or becomes one: work those out
                 // once for the move, then each picture looks at its own.
                 let t = tables();
-                let mut after = [0u8; 64];
-                let mut changed = Bitboard::EMPTY;
-                for f in self.blocked {
-                    let (best, best_sq, second) = self.best(f);
+                let mut after = [0u8; MAX_KINDS];
+                let mut changed: Kinds = 0;
+                for k in kinds_of(self.kinds) {
+                    let (best, best_sq, second) = self.best(k);
                     let others = if best_sq == from { second } else { best };
-                    let cost = others.min(t.reach(Color::Black, moved, to, f));
-                    after[f.to_usize()] = cost;
+                    let cost = others.min(self.pictures.kind_dist(t, k, moved, to));
+                    after[k] = cost;
                     if cost != best {
-                        changed.add(f);
+                        changed |= 1 << k;
                     }
                 }
                 for c in self.costs {
-                    if c.king > self.king_moves {
+                    if u32::from(c.king) > self.king_moves {
                         continue;
                     }
-                    let mut blocks = c.blocks;
-                    for f in c.blocked & changed {
-                        blocks = blocks + u32::from(after[f.to_usize()])
-                            - u32::from(self.best[f.to_usize()].0);
+                    let mut blocks = u32::from(c.blocks);
+                    for k in kinds_of(c.kinds & changed) {
+                        blocks = blocks + u32::from(after[k]) - u32::from(self.best[k].0);
                     }
-                    if c.king + blocks <= self.black_moves {
-                        into.push(Costs { blocks, ..*c });
+                    if u32::from(c.king) + blocks <= self.black_moves {
+                        into.push(Costs {
+                            blocks: blocks as u8,
+                            ..*c
+                        });
                     }
                 }
             }
@@ -496,18 +558,18 @@ impl MoveTest<'_> {
         let n = &named[i];
         let old = u32::from(named_dist(t, color, was, sq, i, n));
         let new = named_dist(t, color, role, to, i, n);
-        let white = c.white - old + u32::from(new);
+        let white = u32::from(c.white) - old + u32::from(new);
         (new != FAR && white <= self.white_moves).then_some(white)
     }
 
-    /// The cheapest blocker of `f`: its cost and square, and the next
-    /// cheapest's cost.
-    fn best(&mut self, f: Square) -> (u8, Square, u8) {
-        if self.best[f.to_usize()].0 == UNKNOWN {
+    /// The cheapest blocker of kind `k`: its cost and square, and the
+    /// next cheapest's cost.
+    fn best(&mut self, k: usize) -> (u8, Square, u8) {
+        if self.best[k].0 == UNKNOWN {
             let t = tables();
             let (mut best, mut best_sq, mut second) = (FAR, Square::A1, FAR);
             for &(r, sq) in &self.black[..self.n_black] {
-                let d = t.reach(Color::Black, r, sq, f);
+                let d = self.pictures.kind_dist(t, k, r, sq);
                 if d < best {
                     second = best;
                     (best, best_sq) = (d, sq);
@@ -515,9 +577,9 @@ impl MoveTest<'_> {
                     second = d;
                 }
             }
-            self.best[f.to_usize()] = (best, best_sq, second);
+            self.best[k] = (best, best_sq, second);
         }
-        self.best[f.to_usize()]
+        self.best[k]
     }
 }
 
@@ -572,12 +634,12 @@ fn unit_options(
     out
 }
 
-/// The cheapest Black blocker per square, computed as asked.
+/// The cheapest Black blocker per kind, computed as asked.
 struct BlackBlocks<'a> {
     t: &'a Tables,
     units: [(Role, Square); 16],
     n_units: usize,
-    cost: [u8; 64],
+    cost: [u8; MAX_KINDS],
 }
 
 const UNKNOWN: u8 = FAR - 1;
@@ -599,7 +661,7 @@ impl<'a> BlackBlocks<'a> {
             t,
             units,
             n_units,
-            cost: [UNKNOWN; 64],
+            cost: [UNKNOWN; MAX_KINDS],
         }
     }
 
@@ -607,28 +669,28 @@ impl<'a> BlackBlocks<'a> {
         &self.units[..self.n_units]
     }
 
-    fn cost(&mut self, f: Square) -> u8 {
-        if self.cost[f.to_usize()] == UNKNOWN {
-            self.cost[f.to_usize()] = self
+    fn cost(&mut self, pictures: &Pictures, k: usize) -> u8 {
+        if self.cost[k] == UNKNOWN {
+            self.cost[k] = self
                 .units()
                 .iter()
-                .map(|&(r, sq)| self.t.reach(Color::Black, r, sq, f))
+                .map(|&(r, sq)| pictures.kind_dist(self.t, k, r, sq))
                 .min()
                 .unwrap_or(FAR);
         }
-        self.cost[f.to_usize()]
+        self.cost[k]
     }
 
-    /// Moves for distinct Black units to stand on all of `squares`, when
-    /// within `moves`. (A lower bound: each square's cheapest unit, counted
-    /// once each.)
-    fn cost_within(&mut self, squares: Bitboard, moves: u32) -> Option<u32> {
-        if squares.count() > self.n_units {
+    /// Moves for distinct Black units to fill all of `kinds`, when within
+    /// `moves`. (A lower bound: each kind's cheapest unit, counted once
+    /// each.)
+    fn cost_within(&mut self, pictures: &Pictures, kinds: Kinds, moves: u32) -> Option<u32> {
+        if kinds.count_ones() as usize > self.n_units {
             return None;
         }
         let mut total = 0u32;
-        for f in squares {
-            total += u32::from(self.cost(f));
+        for k in kinds_of(kinds) {
+            total += u32::from(self.cost(pictures, k));
             if total > moves {
                 return None;
             }
@@ -650,6 +712,8 @@ struct Enumeration<'a, 'b> {
     steps: u32,
     named: Vec<Named>,
     out: &'a mut Vec<Picture>,
+    /// The harmless blocker kinds so far (see [`Pictures::harmless`]).
+    harmless: &'a mut Vec<HarmlessBlock>,
 }
 
 impl Enumeration<'_, '_> {
@@ -704,7 +768,8 @@ impl Enumeration<'_, '_> {
         if blocked.count() > self.black.n_units {
             return;
         }
-        let fits = match self.sole_check() {
+        let sole = self.sole_check();
+        let fits = match sole {
             Some(check) => self.harmless_blocks_fit(blocked, check),
             None => {
                 let block_cost: u32 = blocked
@@ -725,6 +790,9 @@ impl Enumeration<'_, '_> {
         if !fits {
             return;
         }
+        let kinds = blocked.into_iter().fold(0, |kinds: Kinds, f| {
+            kinds | 1 << sole.map_or(f.to_usize(), |check| self.harmless_kind(f, check))
+        });
         let mut named = [Named {
             id: 0,
             role: Role::Pawn,
@@ -737,8 +805,31 @@ impl Enumeration<'_, '_> {
             named,
             n_named: n as u8,
             named_ids: named[..n].iter().fold(0, |ids, u| ids | 1 << u.id),
-            blocked,
+            kinds,
         });
+    }
+
+    /// The kind of a block on `f` that must not parry `check`: a
+    /// harmless block, or the plain square once there are too many kinds.
+    fn harmless_kind(&mut self, f: Square, check: Named) -> usize {
+        let roles = harmless_roles(f, check, self.king);
+        if let Some(h) = self
+            .harmless
+            .iter()
+            .position(|b| b.sq == f && b.roles == roles)
+        {
+            return SQUARE_KINDS + h;
+        }
+        if SQUARE_KINDS + self.harmless.len() >= MAX_KINDS {
+            return f.to_usize();
+        }
+        let t = self.black.t;
+        let dist = Role::ALL
+            .iter()
+            .flat_map(|&role| Square::ALL.map(|from| block_dist(t, role, from, f, roles)))
+            .collect();
+        self.harmless.push(HarmlessBlock { sq: f, roles, dist });
+        SQUARE_KINDS + self.harmless.len() - 1
     }
 
     /// The checker's final state when the picture is the whole White
@@ -762,61 +853,72 @@ impl Enumeration<'_, '_> {
     /// `blocked` within the spare moves, each in a role that cannot parry
     /// `check` (see [`parries`]).
     fn harmless_blocks_fit(&self, blocked: Bitboard, check: Named) -> bool {
-        let squares: Vec<Square> = blocked.into_iter().collect();
         let units = self.black.units();
-        let costs: Vec<Vec<u8>> = squares
-            .iter()
-            .map(|&f| {
+        let costs: Vec<Vec<u8>> = blocked
+            .into_iter()
+            .map(|f| {
+                let roles = harmless_roles(f, check, self.king);
                 units
                     .iter()
-                    .map(|&(role, from)| {
-                        final_roles(role)
-                            .iter()
-                            .filter(|&&r| !parries(r, f, check, self.king))
-                            .map(|&r| match role {
-                                Role::Pawn => self.pawn_dist_without_captures(from, r, f),
-                                _ => self.black.t.state_dist(Color::Black, role, from, r, f),
-                            })
-                            .min()
-                            .unwrap_or(FAR)
-                    })
+                    .map(|&(role, from)| block_dist(self.black.t, role, from, f, roles))
                     .collect()
             })
             .collect();
         cheapest_assignment(&costs, 0, 0, u32::from(self.spare))
     }
+}
 
-    /// Moves for a Black pawn on `from` to stand on `to` as `role`
-    /// without capturing: straight down its file, promoting on the first
-    /// rank for any other role. (With every White unit but the king in
-    /// the picture there is nothing a Black pawn could take.)
-    fn pawn_dist_without_captures(&self, from: Square, role: Role, to: Square) -> u8 {
-        let rank = from.rank() as u8;
-        // A pawn from its home rank may double-step once it goes two ranks.
-        let steps = |ranks: u8| {
-            if rank == 6 && ranks >= 2 {
-                ranks - 1
-            } else {
-                ranks
-            }
-        };
-        if role == Role::Pawn {
-            let ranks = rank.saturating_sub(to.rank() as u8);
-            return if to == from {
-                0
-            } else if to.file() == from.file() && ranks > 0 && to.rank() as u8 != 0 {
-                steps(ranks)
-            } else {
-                FAR
-            };
+/// Moves for a Black pawn on `from` to stand on `to` as `role`
+/// without capturing: straight down its file, promoting on the first
+/// rank for any other role. (With every White unit but the king in
+/// the picture there is nothing a Black pawn could take.)
+fn pawn_dist_without_captures(t: &Tables, from: Square, role: Role, to: Square) -> u8 {
+    let rank = from.rank() as u8;
+    // A pawn from its home rank may double-step once it goes two ranks.
+    let steps = |ranks: u8| {
+        if rank == 6 && ranks >= 2 {
+            ranks - 1
+        } else {
+            ranks
         }
-        let promotion = Square::from_coords(from.file(), shakmaty::Rank::First);
-        let after = self
-            .black
-            .t
-            .state_dist(Color::Black, role, promotion, role, to);
-        steps(rank).saturating_add(after)
+    };
+    if role == Role::Pawn {
+        let ranks = rank.saturating_sub(to.rank() as u8);
+        return if to == from {
+            0
+        } else if to.file() == from.file() && ranks > 0 && to.rank() as u8 != 0 {
+            steps(ranks)
+        } else {
+            FAR
+        };
     }
+    let promotion = Square::from_coords(from.file(), shakmaty::Rank::First);
+    let after = t.state_dist(Color::Black, role, promotion, role, to);
+    steps(rank).saturating_add(after)
+}
+
+/// Moves for a Black unit now `role` on `from` to stand on `f` in one of
+/// `roles` (bit `role as usize`), its pawns never capturing (see
+/// [`pawn_dist_without_captures`]).
+fn block_dist(t: &Tables, role: Role, from: Square, f: Square, roles: u8) -> u8 {
+    final_roles(role)
+        .iter()
+        .filter(|&&r| roles & 1 << r as usize != 0)
+        .map(|&r| match role {
+            Role::Pawn => pawn_dist_without_captures(t, from, r, f),
+            _ => t.state_dist(Color::Black, role, from, r, f),
+        })
+        .min()
+        .unwrap_or(FAR)
+}
+
+/// The roles (bit `role as usize`) a Black unit may have on `f` without
+/// parrying `check` on `king` (see [`parries`]).
+fn harmless_roles(f: Square, check: Named, king: Square) -> u8 {
+    final_roles(Role::Pawn)
+        .iter()
+        .filter(|&&r| !parries(r, f, check, king))
+        .fold(0, |roles, &r| roles | 1 << r as usize)
 }
 
 /// The roles a unit of `role` may have later (a pawn's promotions).
