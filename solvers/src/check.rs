@@ -33,18 +33,8 @@ impl CheckInfo {
         let board = pos.board();
         let turn = pos.turn();
         let king = board.king_of(!turn)?;
-        let ours = board.by_color(turn);
         let occupied = board.occupied();
-        let snipers =
-            (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens() & ours)
-                | (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens() & ours);
-        let mut blockers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let between = attacks::between(sniper, king) & occupied;
-            if between.count() == 1 && (between & ours).any() {
-                blockers |= between;
-            }
-        }
+        let blockers = lone_blockers(pos, turn, king) & board.by_color(turn);
         let bishop = attacks::bishop_attacks(king, occupied);
         let rook = attacks::rook_attacks(king, occupied);
         let check_squares = [
@@ -131,7 +121,7 @@ pub fn checking_moves(pos: &Chess, info: &CheckInfo) -> MoveList {
     let ours = board.by_color(turn);
     let theirs = board.by_color(!turn);
     let occupied = board.occupied();
-    let pinned = pinned(pos, our_king);
+    let pinned = lone_blockers(pos, !turn, our_king) & ours;
     let mut moves = MoveList::new();
     for from in ours & !board.kings() {
         let Some(role) = board.role_at(from) else {
@@ -207,21 +197,21 @@ pub fn checking_moves(pos: &Chess, info: &CheckInfo) -> MoveList {
     moves
 }
 
-/// Units of the side to move pinned to their king on `king`.
-fn pinned(pos: &Chess, king: Square) -> Bitboard {
+/// Units standing alone between one of `snipers`' sliders and `king`
+/// (of either colour): ours pinned when the snipers are theirs, ours
+/// discovering check when the snipers are ours.
+fn lone_blockers(pos: &Chess, snipers: Color, king: Square) -> Bitboard {
     let board = pos.board();
-    let theirs = board.by_color(!pos.turn());
-    let snipers = (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()
-        | attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-        & theirs;
-    let mut pinned = Bitboard::EMPTY;
-    for sniper in snipers {
+    let lines = attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()
+        | attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens();
+    let mut blockers = Bitboard::EMPTY;
+    for sniper in lines & board.by_color(snipers) {
         let between = attacks::between(sniper, king) & board.occupied();
         if between.count() == 1 {
-            pinned |= between & board.by_color(pos.turn());
+            blockers |= between;
         }
     }
-    pinned
+    blockers
 }
 
 /// A pawn's pushes and captures from `from` (en passant aside).

@@ -191,16 +191,6 @@ pub(crate) struct Pictures {
     harmless: Vec<HarmlessBlock>,
 }
 
-impl Pictures {
-    /// Moves for a Black unit now `role` on `from` to fill kind `k`.
-    fn kind_dist(&self, t: &Tables, k: usize, role: Role, from: Square) -> u8 {
-        match k.checked_sub(SQUARE_KINDS) {
-            None => t.reach(Color::Black, role, from, Square::new(k as u32)),
-            Some(h) => self.harmless[h].dist[(role as usize - 1) * 64 + from.to_usize()],
-        }
-    }
-}
-
 /// A final state a unit may take, with what it covers of the zone.
 #[derive(Debug, Clone, Copy)]
 struct Option_ {
@@ -318,6 +308,14 @@ impl Pictures {
             steps = search.steps;
         }
         Some((Pictures { all, harmless }, units))
+    }
+
+    /// Moves for a Black unit now `role` on `from` to fill kind `k`.
+    fn kind_dist(&self, t: &Tables, k: usize, role: Role, from: Square) -> u8 {
+        match k.checked_sub(SQUARE_KINDS) {
+            None => t.reach(Color::Black, role, from, Square::new(k as u32)),
+            Some(h) => self.harmless[h].dist[(role as usize - 1) * 64 + from.to_usize()],
+        }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -768,9 +766,18 @@ impl Enumeration<'_, '_> {
         if blocked.count() > self.black.n_units {
             return;
         }
+        // With a sole check, each flight with the roles that may block it
+        // without parrying the check.
+        let mut harmless = [(Square::A1, 0u8); 8];
         let sole = self.sole_check();
+        if let Some(check) = sole {
+            for (slot, f) in harmless.iter_mut().zip(blocked) {
+                *slot = (f, harmless_roles(f, check, self.king));
+            }
+        }
+        let harmless = &harmless[..blocked.count()];
         let fits = match sole {
-            Some(check) => self.harmless_blocks_fit(blocked, check),
+            Some(_) => self.harmless_blocks_fit(harmless),
             None => {
                 let block_cost: u32 = blocked
                     .into_iter()
@@ -790,9 +797,14 @@ impl Enumeration<'_, '_> {
         if !fits {
             return;
         }
-        let kinds = blocked.into_iter().fold(0, |kinds: Kinds, f| {
-            kinds | 1 << sole.map_or(f.to_usize(), |check| self.harmless_kind(f, check))
-        });
+        let kinds = match sole {
+            Some(_) => harmless.iter().fold(0, |kinds: Kinds, &(f, roles)| {
+                kinds | 1 << self.harmless_kind(f, roles)
+            }),
+            None => blocked
+                .into_iter()
+                .fold(0, |kinds: Kinds, f| kinds | 1 << f.to_usize()),
+        };
         let mut named = [Named {
             id: 0,
             role: Role::Pawn,
@@ -809,10 +821,9 @@ impl Enumeration<'_, '_> {
         });
     }
 
-    /// The kind of a block on `f` that must not parry `check`: a
-    /// harmless block, or the plain square once there are too many kinds.
-    fn harmless_kind(&mut self, f: Square, check: Named) -> usize {
-        let roles = harmless_roles(f, check, self.king);
+    /// The kind of a block on `f` by one of `roles`: a harmless block, or
+    /// the plain square once there are too many kinds.
+    fn harmless_kind(&mut self, f: Square, roles: u8) -> usize {
         if let Some(h) = self
             .harmless
             .iter()
@@ -850,14 +861,13 @@ impl Enumeration<'_, '_> {
     }
 
     /// Whether distinct Black units can stand on every square of
-    /// `blocked` within the spare moves, each in a role that cannot parry
-    /// `check` (see [`parries`]).
-    fn harmless_blocks_fit(&self, blocked: Bitboard, check: Named) -> bool {
+    /// `blocks` within the spare moves, each in one of the roles given
+    /// with its square.
+    fn harmless_blocks_fit(&self, blocks: &[(Square, u8)]) -> bool {
         let units = self.black.units();
-        let costs: Vec<Vec<u8>> = blocked
-            .into_iter()
-            .map(|f| {
-                let roles = harmless_roles(f, check, self.king);
+        let costs: Vec<Vec<u8>> = blocks
+            .iter()
+            .map(|&(f, roles)| {
                 units
                     .iter()
                     .map(|&(role, from)| block_dist(self.black.t, role, from, f, roles))
