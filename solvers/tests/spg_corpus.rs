@@ -256,3 +256,51 @@ fn retraction_agrees_with_plain_search() {
     }
     assert!(judged >= 10, "only {judged} rows with a king in check");
 }
+
+/// The move filter of the search bounds the mover's need after each move
+/// from the matching before it, without playing the move. Along every game
+/// the corpus lists, and for every move there (played or not), that bound
+/// must never exceed the need the matching gives after the move.
+#[test]
+fn move_bound_never_exceeds_the_need_after_the_move() {
+    use proofgame::analysis::Analysis;
+    use shakmaty::{san::San, Chess, Position};
+    let mut checked = 0;
+    for row in read_csv(&data("spg.csv")) {
+        let board = row["fen"].parse::<Fen>().unwrap().into_setup().board;
+        let analysis = Analysis::new(&board);
+        let games = row["solution_text"].split("||").map(str::trim);
+        for game in games.filter(|g| !g.is_empty() && !g.ends_with("...")) {
+            let mut pos = Chess::default();
+            for token in game.split_whitespace() {
+                let (board, castles, turn) = (pos.board(), pos.castles(), pos.turn());
+                let bound = analysis
+                    .move_bound(board, castles, turn)
+                    .unwrap_or_else(|| panic!("{}: no matching on the way", row["id"]));
+                for m in pos.legal_moves() {
+                    let (Some(from), false) = (m.from(), m.is_castle()) else {
+                        continue;
+                    };
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    let Some(need) = analysis.need(child.board(), child.castles(), turn) else {
+                        continue;
+                    };
+                    let role = m.promotion().unwrap_or(m.role());
+                    let after = analysis.need_after(&bound, from, m.to(), role);
+                    assert!(
+                        after <= need.moves,
+                        "{}: {m} needs {} moves after, bound {after}",
+                        row["id"],
+                        need.moves
+                    );
+                    checked += 1;
+                }
+                let san = token.rsplit('.').next().unwrap();
+                let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+                pos.play_unchecked(m);
+            }
+        }
+    }
+    assert!(checked > 10_000, "only {checked} moves checked");
+}

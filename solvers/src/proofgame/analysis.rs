@@ -43,8 +43,9 @@ pub struct Analysis {
     free_targets: [Vec<(Role, Square)>; 2],
     /// `rows[color][role][from]`: [`Analysis::cost`] from `from` to each
     /// free target, without castling rights (tabled once: the matching
-    /// runs at nearly every node of the search).
-    rows: Vec<[(u8, u8, u8); MAX_N]>,
+    /// runs at nearly every node of the search), as three rows: moves,
+    /// captures, straight steps.
+    rows: Vec<[[u8; MAX_N]; 3]>,
 }
 
 /// Stands for [`INF`] in the tabled costs.
@@ -158,10 +159,10 @@ impl Analysis {
         for color in Color::ALL {
             for role in Role::ALL {
                 for from in Square::ALL {
-                    let mut row = [(NO_COST, NO_COST, NO_COST); MAX_N];
+                    let mut row = [[NO_COST; MAX_N]; 3];
                     for (j, &t) in analysis.free_targets[color_index(color)].iter().enumerate() {
                         let (m, c, s) = analysis.cost(color, &none, (role, from), t);
-                        row[j] = (narrow(m), narrow(c), narrow(s));
+                        [row[0][j], row[1][j], row[2][j]] = [m, c, s].map(narrow);
                     }
                     rows.push(row);
                 }
@@ -171,7 +172,7 @@ impl Analysis {
         analysis
     }
 
-    fn row(&self, color: Color, role: Role, from: Square) -> &[(u8, u8, u8); MAX_N] {
+    fn row(&self, color: Color, role: Role, from: Square) -> &[[u8; MAX_N]; 3] {
         &self.rows[(color_index(color) * 6 + (role as usize - 1)) * 64 + from.to_usize()]
     }
 
@@ -305,7 +306,7 @@ impl Analysis {
         color: Color,
         victims: Option<Victims>,
     ) -> Option<Need> {
-        let m = self.matrices(board, castles, color, victims)?;
+        let m = self.matrices(board, castles, color, victims, true)?;
         Some(Need {
             moves: min_cost(&m.moves, m.n)?,
             captures: min_cost(&m.caps, m.n)?,
@@ -321,9 +322,86 @@ impl Analysis {
         castles: &Castles,
         color: Color,
     ) -> Option<(Matrices, i32, Duals)> {
-        let m = self.matrices(board, castles, color, None)?;
+        let m = self.matrices(board, castles, color, None, false)?;
         let (best, duals) = min_cost_with_duals(&m.moves, m.n)?;
         Some((m, best, duals))
+    }
+
+    /// `color`'s matching, kept to bound its moves after each of its next
+    /// moves without a matching of its own (see [`Analysis::need_after`]).
+    pub fn move_bound(&self, board: &Board, castles: &Castles, color: Color) -> Option<MoveBound> {
+        let (m, best, duals) = self.matching(board, castles, color)?;
+        let targets = self.free_targets[color_index(color)].len();
+        let mut v = [0; MAX_N];
+        for (j, v) in v.iter_mut().enumerate().take(targets) {
+            *v = duals.column(j);
+        }
+        // A unit left over costs nothing (a king is never one).
+        let left_over = (targets..m.n)
+            .map(|j| -duals.column(j))
+            .min()
+            .unwrap_or(INF);
+        let mut base = [0; MAX_N];
+        for (i, b) in base.iter_mut().enumerate().take(m.n) {
+            *b = best - duals.row(i);
+        }
+        Some(MoveBound {
+            color,
+            castling: (castles.castling_rights() & board.by_color(color)).any(),
+            best,
+            units: board.by_color(color) & !(self.fixed & self.target.by_color(color)),
+            base,
+            v,
+            left_over,
+        })
+    }
+
+    /// A lower bound of the moves `bound`'s side needs (as in
+    /// [`Need::moves`]) once its unit on `from` goes to `to`, as `role`
+    /// (itself, or what it promotes to): the old potentials, with the
+    /// unit's lowered until they fit its new costs, are still feasible, so
+    /// their sum bounds the new optimum (LP duality). Not for castling,
+    /// which moves two units. The unit loses any castling right, which
+    /// only makes other units' ways longer, so the bound holds.
+    pub fn need_after(&self, bound: &MoveBound, from: Square, to: Square, role: Role) -> i32 {
+        if !bound.units.contains(from) {
+            // A unit that never moved in the diagram moves.
+            return INF;
+        }
+        let i = (bound.units & Bitboard((1u64 << from.to_u32()) - 1)).count();
+        let row = &self.row(bound.color, role, to)[0];
+        let mut fit = if role == Role::King {
+            INF
+        } else {
+            bound.left_over
+        };
+        // Columns past the targets hold NO_COST and a zero potential.
+        // Fixed-length lanes, so that the loop vectorises.
+        for (c, v) in row.map(widen).into_iter().zip(bound.v) {
+            fit = fit.min(c - v);
+        }
+        bound.base[i] + fit
+    }
+
+    /// Whether [`Analysis::need_after`] is at most `limit`. A piece's move
+    /// can be taken back along the same squares, so it makes no way longer
+    /// than one move more, and the bound can grow by one at most (not for
+    /// a king or rook whose castling right shortened its way): then there
+    /// is nothing to work out when the side has a move to spare.
+    pub fn fits_after(
+        &self,
+        bound: &MoveBound,
+        (from, to): (Square, Square),
+        (role, promotion): (Role, Option<Role>),
+        limit: i32,
+    ) -> bool {
+        let reversible = match role {
+            Role::Pawn => false,
+            Role::King | Role::Rook => !bound.castling,
+            _ => true,
+        };
+        (reversible && bound.best < limit)
+            || self.need_after(bound, from, to, promotion.unwrap_or(role)) <= limit
     }
 
     /// Squares where `color`'s pawns can capture in a continuation in which
@@ -530,6 +608,7 @@ impl Analysis {
         castles: &Castles,
         color: Color,
         victims: Option<Victims>,
+        pawn_costs: bool,
     ) -> Option<Matrices> {
         let fixed = self.fixed & self.target.by_color(color);
         for role in Role::ALL {
@@ -579,10 +658,13 @@ impl Analysis {
             } else {
                 0
             };
-            for (j, &(tm, tc, ts)) in row.iter().enumerate().take(n) {
+            let [moves, caps, straight] = row;
+            let tabled = moves.iter().zip(caps).zip(straight);
+            for (j, ((&tm, &tc), &ts)) in tabled.enumerate().take(n) {
                 let (mv, c, s) = match targets.get(j) {
                     Some(&target) if castling => self.cost(color, castles, (role, from), target),
-                    Some(_) => (widen(tm), widen(tc), widen(ts)),
+                    Some(_) if pawn_costs => (widen(tm), widen(tc), widen(ts)),
+                    Some(_) => (widen(tm), 0, 0),
                     // A unit left over is captured somewhere: free for its
                     // own side, but a king is never captured...
                     None if role == Role::King => (INF, INF, INF),
@@ -597,6 +679,24 @@ impl Analysis {
         }
         Some(m)
     }
+}
+
+/// One side's matching at a node, digested for [`Analysis::need_after`].
+#[derive(Debug, Clone, Copy)]
+pub struct MoveBound {
+    color: Color,
+    /// Whether the side still has a castling right.
+    castling: bool,
+    /// The optimum.
+    best: i32,
+    /// The units in the matching, in its row order.
+    units: Bitboard,
+    /// By row: the optimum less the row's potential.
+    base: [i32; MAX_N],
+    /// The potentials of the target columns (zero past them).
+    v: [i32; MAX_N],
+    /// The least of the left-over columns' costs less their potentials.
+    left_over: i32,
 }
 
 /// Where the opponent's pawns must capture some of a side's units.

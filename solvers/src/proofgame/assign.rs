@@ -41,22 +41,33 @@ fn row_minima_matching(cost: &[i32], n: usize) -> Option<i32> {
 /// cost `cost[i][j] - u[i] - v[j]` (LP duality).
 #[derive(Debug, Clone, Copy)]
 pub struct Duals {
-    u: [i64; MAX_N + 1],
-    v: [i64; MAX_N + 1],
+    u: [i32; MAX_N + 1],
+    v: [i32; MAX_N + 1],
 }
 
 impl Duals {
     /// How much more than the optimum a matching that pairs row `i` with
     /// column `j` costs at least.
     pub fn reduced(&self, cost: &[i32], n: usize, i: usize, j: usize) -> i64 {
-        i64::from(cost[i * n + j]) - self.u[i + 1] - self.v[j + 1]
+        i64::from(cost[i * n + j] - self.u[i + 1] - self.v[j + 1])
+    }
+
+    /// The potential of row `i`.
+    pub fn row(&self, i: usize) -> i32 {
+        self.u[i + 1]
+    }
+
+    /// The potential of column `j`.
+    pub fn column(&self, j: usize) -> i32 {
+        self.v[j + 1]
     }
 }
 
 /// [`min_cost`] with the dual potentials that prove it.
 pub fn min_cost_with_duals(cost: &[i32], n: usize) -> Option<(i32, Duals)> {
-    let mut u = [0i64; MAX_N + 1];
-    let mut v = [0i64; MAX_N + 1];
+    // Potentials stay within the sum of n costs, far inside i32.
+    let mut u = [0i32; MAX_N + 1];
+    let mut v = [0i32; MAX_N + 1];
     if n == 0 {
         return Some((0, Duals { u, v }));
     }
@@ -69,16 +80,16 @@ pub fn min_cost_with_duals(cost: &[i32], n: usize) -> Option<(i32, Duals)> {
     for i in 1..=n {
         p[0] = i;
         let mut j0 = 0;
-        let mut minv = [i64::MAX; MAX_N + 1];
+        let mut minv = [i32::MAX; MAX_N + 1];
         let mut used = [false; MAX_N + 1];
         loop {
             used[j0] = true;
             let i0 = p[j0];
-            let mut delta = i64::MAX;
+            let mut delta = i32::MAX;
             let mut j1 = 0;
             for j in 1..=n {
                 if !used[j] {
-                    let cur = i64::from(cost[(i0 - 1) * n + (j - 1)]) - u[i0] - v[j];
+                    let cur = cost[(i0 - 1) * n + (j - 1)] - u[i0] - v[j];
                     if cur < minv[j] {
                         minv[j] = cur;
                         way[j] = j0;

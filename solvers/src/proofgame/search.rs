@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position};
 
-use super::analysis::{Analysis, Need, Victims};
+use super::analysis::{Analysis, MoveBound, Need, Victims};
 use super::Progress;
 use crate::search::{payload, Table};
 
@@ -117,6 +117,7 @@ impl<'a> Shared<'a> {
 const CACHE_BITS: u32 = 16;
 const SQUARES_CACHE_BITS: u32 = 12;
 const CAPTURE_CACHE_BITS: u32 = 14;
+const BOUND_CACHE_BITS: u32 = 12;
 const VICTIM_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
 /// The capture test runs only for a side with at most this many moves to
 /// spare.
@@ -143,6 +144,8 @@ pub(crate) struct Worker<'s, 'a> {
     cache: Vec<(u64, Option<Need>)>,
     /// Capture squares by (side, its moves left): key and squares.
     squares_cache: Vec<(u64, Option<Bitboard>)>,
+    /// [`Worker::move_bound`] by key.
+    bound_cache: Vec<Option<(u64, Option<MoveBound>)>>,
     /// [`Worker::capture_need`] by key (-1: empty).
     capture_cache: Vec<(u64, i32)>,
     nodes: u64,
@@ -162,6 +165,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             cache: vec![(0, Some(UNSET)); 1 << CACHE_BITS],
             squares_cache: vec![(0, None); 1 << SQUARES_CACHE_BITS],
             capture_cache: vec![(0, -1); 1 << CAPTURE_CACHE_BITS],
+            bound_cache: vec![None; 1 << BOUND_CACHE_BITS],
             nodes: 0,
             sync_seen: parallel.then_some(0),
         }
@@ -185,6 +189,24 @@ impl<'s, 'a> Worker<'s, 'a> {
         let need = compute(self.goal.analysis);
         self.cache[slot] = (key, need);
         need
+    }
+
+    /// [`Analysis::move_bound`] of the side to move; `key` is its
+    /// [`Analysis::side_key`]. All the moves of the other side from one
+    /// position share it.
+    fn move_bound(&mut self, pos: &Chess, key: u64) -> Option<MoveBound> {
+        let slot = (key as usize) & ((1 << BOUND_CACHE_BITS) - 1);
+        if let Some((k, bound)) = self.bound_cache[slot] {
+            if k == key {
+                return bound;
+            }
+        }
+        let bound = self
+            .goal
+            .analysis
+            .move_bound(pos.board(), pos.castles(), pos.turn());
+        self.bound_cache[slot] = Some((key, bound));
+        bound
     }
 
     /// Squares by key, from the cache or `compute`d into it.
@@ -250,6 +272,12 @@ impl<'s, 'a> Worker<'s, 'a> {
 
     /// Whether the diagram may still be reached in exactly `left` plies.
     pub fn feasible(&mut self, pos: &Chess, left: u32) -> bool {
+        self.feasible_keys(pos, left).is_some()
+    }
+
+    /// [`Worker::feasible`], with both sides' [`Analysis::side_key`]s (by
+    /// `Color as usize`) when it is.
+    fn feasible_keys(&mut self, pos: &Chess, left: u32) -> Option<[u64; 2]> {
         let targets = |c: Color| self.goal.analysis.target().by_color(c).count() as i32;
         let board = pos.board();
         let surplus = |c: Color| board.by_color(c).count() as i32 - targets(c);
@@ -268,13 +296,11 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         let mut needs = [None; 2];
         for (i, color) in Color::ALL.into_iter().enumerate() {
-            let Some(need) = self.need(pos, color, keys[color as usize]) else {
-                return false;
-            };
+            let need = self.need(pos, color, keys[color as usize])?;
             let to_capture = surplus(!color);
             let least = need.moves.max(to_capture + need.straight);
             if least > moves_left(color) || need.captures > to_capture {
-                return false;
+                return None;
             }
             needs[i] = Some(need);
         }
@@ -291,7 +317,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                 && (board.pawns() & board.by_color(color) & !fixed).is_empty()
                 && self.capture_need(pos, color, moves_left(!color), keys) > moves_left(color)
             {
-                return false;
+                return None;
             }
         }
         // Each capture an opponent's pawn must make takes one of this
@@ -303,17 +329,14 @@ impl<'s, 'a> Worker<'s, 'a> {
             if capturer.captures == 0 {
                 continue;
             }
-            let Some(need) =
-                self.victim_need(pos, (color, capturer.captures), moves_left(!color), keys)
-            else {
-                return false;
-            };
+            let need =
+                self.victim_need(pos, (color, capturer.captures), moves_left(!color), keys)?;
             let least = need.moves.max(surplus(!color) + need.straight);
             if least > moves_left(color) {
-                return false;
+                return None;
             }
         }
-        true
+        Some(keys)
     }
 
     fn tick(&mut self) {
@@ -373,9 +396,9 @@ impl<'s, 'a> Worker<'s, 'a> {
             self.shared.solutions.fetch_add(found, Ordering::Relaxed);
             return found;
         }
-        if !self.feasible(pos, left) {
+        let Some(keys) = self.feasible_keys(pos, left) else {
             return 0;
-        }
+        };
         let shared = self.shared;
         let mut above_sync = false;
         if let Some(seen) = self.sync_seen.as_mut() {
@@ -397,7 +420,18 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
         }
         let mut total = 0;
+        // Moves after which the mover's matching alone is out of reach are
+        // left out before they are played (the child's test would reject
+        // them all the same, so the tree each worker walks is unchanged).
+        let a = self.goal.analysis;
+        let bound = self.move_bound(pos, keys[pos.turn() as usize]);
+        let limit = left.div_ceil(2) as i32 - 1;
         for m in pos.legal_moves() {
+            if let (Some(bound), Some(from), false) = (&bound, m.from(), m.is_castle()) {
+                if !a.fits_after(bound, (from, m.to()), (m.role(), m.promotion()), limit) {
+                    continue;
+                }
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             total += self.count(&child, left - 1, depth.saturating_add(1));
