@@ -260,41 +260,62 @@ fn retraction_agrees_with_plain_search() {
 /// The move filter of the search bounds the mover's need after each move
 /// from the matching before it, without playing the move. Along every game
 /// the corpus lists, and for every move there (played or not), that bound
-/// must never exceed the need the matching gives after the move.
+/// must never exceed the need the matching gives after the move; and when
+/// the opponent's pawns must take some of the mover's units, the same for
+/// the matching with those victims, after every move that takes nothing.
 #[test]
 fn move_bound_never_exceeds_the_need_after_the_move() {
-    use proofgame::analysis::Analysis;
+    use proofgame::analysis::{Analysis, Need, Victims};
     use shakmaty::{san::San, Chess, Position};
-    let mut checked = 0;
+    let (mut checked, mut with_victims_checked) = (0, 0);
     for row in read_csv(&data("spg.csv")) {
         let board = row["fen"].parse::<Fen>().unwrap().into_setup().board;
+        let plies: i32 = row["halfmoves"].parse().unwrap();
         let analysis = Analysis::new(&board);
         let games = row["solution_text"].split("||").map(str::trim);
         for game in games.filter(|g| !g.is_empty() && !g.ends_with("...")) {
             let mut pos = Chess::default();
-            for token in game.split_whitespace() {
+            for (ply, token) in game.split_whitespace().enumerate() {
                 let (board, castles, turn) = (pos.board(), pos.castles(), pos.turn());
-                let bound = analysis
-                    .move_bound(board, castles, turn)
-                    .unwrap_or_else(|| panic!("{}: no matching on the way", row["id"]));
+                // The opponent has not moved yet this turn.
+                let opponent_moves = (plies - ply as i32) / 2;
+                let captures = analysis
+                    .need(board, castles, !turn)
+                    .map_or(0, |n| n.captures);
+                let victims = (captures > 0).then(|| Victims {
+                    squares: analysis.capture_squares(board, castles, !turn, opponent_moves),
+                    count: captures,
+                });
+                let bound = |v| analysis.move_bound(board, castles, turn, v);
+                let plain = bound(None).expect("the position is on a proof game");
+                let with_victims = victims.map(|v| (v, bound(Some(v)).expect("on a proof game")));
                 for m in pos.legal_moves() {
                     let (Some(from), false) = (m.from(), m.is_castle()) else {
                         continue;
                     };
                     let mut child = pos.clone();
                     child.play_unchecked(m);
-                    let Some(need) = analysis.need(child.board(), child.castles(), turn) else {
-                        continue;
-                    };
+                    let (board, castles) = (child.board(), child.castles());
                     let role = m.promotion().unwrap_or(m.role());
-                    let after = analysis.need_after(&bound, from, m.to(), role);
-                    assert!(
-                        after <= need.moves,
-                        "{}: {m} needs {} moves after, bound {after}",
-                        row["id"],
-                        need.moves
-                    );
-                    checked += 1;
+                    let check = |bound, need: Option<Need>| {
+                        let after = analysis.need_after(bound, from, m.to(), role);
+                        if let Some(need) = need {
+                            let id = &row["id"];
+                            assert!(
+                                after <= need.moves,
+                                "{id}: {m} needs {need:?}, bound {after}"
+                            );
+                        }
+                        need.is_some()
+                    };
+                    if check(&plain, analysis.need(board, castles, turn)) {
+                        checked += 1;
+                    }
+                    if let (Some((v, bound)), false) = (&with_victims, m.is_capture()) {
+                        if check(bound, analysis.need_with(board, castles, turn, Some(*v))) {
+                            with_victims_checked += 1;
+                        }
+                    }
                 }
                 let san = token.rsplit('.').next().unwrap();
                 let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
@@ -303,4 +324,8 @@ fn move_bound_never_exceeds_the_need_after_the_move() {
         }
     }
     assert!(checked > 10_000, "only {checked} moves checked");
+    assert!(
+        with_victims_checked > 1_000,
+        "only {with_victims_checked} moves checked with victims"
+    );
 }

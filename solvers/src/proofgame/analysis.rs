@@ -328,19 +328,29 @@ impl Analysis {
     }
 
     /// `color`'s matching, kept to bound its moves after each of its next
-    /// moves without a matching of its own (see [`Analysis::need_after`]).
-    pub fn move_bound(&self, board: &Board, castles: &Castles, color: Color) -> Option<MoveBound> {
-        let (m, best, duals) = self.matching(board, castles, color)?;
+    /// moves without a matching of its own (see [`Analysis::need_after`]);
+    /// with `victims`, the matching of [`Analysis::need_with`].
+    pub fn move_bound(
+        &self,
+        board: &Board,
+        castles: &Castles,
+        color: Color,
+        victims: Option<Victims>,
+    ) -> Option<MoveBound> {
+        let m = self.matrices(board, castles, color, victims, false)?;
+        let (best, duals) = min_cost_with_duals(&m.moves, m.n)?;
         let targets = self.free_targets[color_index(color)].len();
         let mut v = [0; MAX_N];
         for (j, v) in v.iter_mut().enumerate().take(targets) {
             *v = duals.column(j);
         }
+        let victims = victims.filter(|v| v.count > 0);
+        let taken = targets + victims.map_or(0, |v| v.count as usize);
+        // Every unit to be taken costs the same on any of those columns,
+        // so the largest potential among them is the one that counts.
+        let victim_v = (targets..taken).map(|j| duals.column(j)).max();
         // A unit left over costs nothing (a king is never one).
-        let left_over = (targets..m.n)
-            .map(|j| -duals.column(j))
-            .min()
-            .unwrap_or(INF);
+        let left_over = (taken..m.n).map(|j| -duals.column(j)).min().unwrap_or(INF);
         let mut base = [0; MAX_N];
         for (i, b) in base.iter_mut().enumerate().take(m.n) {
             *b = best - duals.row(i);
@@ -352,12 +362,18 @@ impl Analysis {
             units: board.by_color(color) & !(self.fixed & self.target.by_color(color)),
             base,
             v,
+            victims: victims.zip(victim_v).map(|(victims, v)| {
+                let ep = en_passant_victims(color, victims.squares);
+                (victims.squares, ep, v)
+            }),
             left_over,
         })
     }
 
     /// A lower bound of the moves `bound`'s side needs (as in
-    /// [`Need::moves`]) once its unit on `from` goes to `to`, as `role`
+    /// [`Need::moves`], or with the bound's victims as in
+    /// [`Analysis::need_with`], as long as the opponent's units stay as
+    /// they are) once its unit on `from` goes to `to`, as `role`
     /// (itself, or what it promotes to): the old potentials, with the
     /// unit's lowered until they fit its new costs, are still feasible, so
     /// their sum bounds the new optimum (LP duality). Not for castling,
@@ -379,6 +395,10 @@ impl Analysis {
         // Fixed-length lanes, so that the loop vectorises.
         for (c, v) in row.map(widen).into_iter().zip(bound.v) {
             fit = fit.min(c - v);
+        }
+        if let Some((squares, ep, v)) = bound.victims {
+            let cost = self.victim_cost(bound.color, (role, to), squares, ep);
+            fit = fit.min(cost - v);
         }
         bound.base[i] + fit
     }
@@ -629,12 +649,7 @@ impl Analysis {
         if targets.len() + victims_count > n || n > MAX_N {
             return None;
         }
-        // En passant: the pawn taken stands beside the capturing pawn's
-        // landing square, one rank nearer its own side.
-        let ep = match color {
-            Color::Black => (victims.squares & Bitboard::from_rank(Rank::Sixth)).shift(-8),
-            Color::White => (victims.squares & Bitboard::from_rank(Rank::Third)).shift(8),
-        };
+        let ep = en_passant_victims(color, victims.squares);
         let back = Rank::new(if color == Color::White { 0 } else { 7 });
         let rights = castles.castling_rights() & Bitboard::from_rank(back);
         let mut m = Matrices {
@@ -695,6 +710,9 @@ pub struct MoveBound {
     base: [i32; MAX_N],
     /// The potentials of the target columns (zero past them).
     v: [i32; MAX_N],
+    /// With units the opponent's pawns must take: where (squares, and en
+    /// passant squares), and the largest potential of their columns.
+    victims: Option<(Bitboard, Bitboard, i32)>,
     /// The least of the left-over columns' costs less their potentials.
     left_over: i32,
 }
@@ -716,6 +734,16 @@ struct Matrices {
     straight: [i32; MAX_N * MAX_N],
     /// The unit of each row.
     units: [(Role, Square); MAX_N],
+}
+
+/// Where `color`'s pawns stand when an enemy pawn takes them en passant
+/// landing on one of `squares`: beside the landing square, one rank nearer
+/// their own side.
+fn en_passant_victims(color: Color, squares: Bitboard) -> Bitboard {
+    match color {
+        Color::Black => (squares & Bitboard::from_rank(Rank::Sixth)).shift(-8),
+        Color::White => (squares & Bitboard::from_rank(Rank::Third)).shift(8),
+    }
 }
 
 /// The cheapest matching of the `n × n` matrix `cost` that pairs row `i`

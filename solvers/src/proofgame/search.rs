@@ -59,6 +59,15 @@ impl Goal<'_> {
     }
 }
 
+/// What [`Worker::feasible_keys`] found out that the move bounds use.
+struct Keys {
+    /// Both sides' [`Analysis::side_key`]s, by `Color as usize`.
+    sides: [u64; 2],
+    /// The units of the side to move that the opponent's pawns must take,
+    /// with their cache key.
+    turn_victims: Option<(Victims, u64)>,
+}
+
 /// State every worker of one search shares.
 pub(crate) struct Shared<'a> {
     pub table: Table,
@@ -119,6 +128,7 @@ const SQUARES_CACHE_BITS: u32 = 12;
 const CAPTURE_CACHE_BITS: u32 = 14;
 const BOUND_CACHE_BITS: u32 = 12;
 const VICTIM_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
+const VICTIM_BOUND_SALT: u64 = 0x2545_F491_4F6C_DD1D;
 /// The capture test runs only for a side with at most this many moves to
 /// spare.
 const CAPTURE_TEST_SLACK: i32 = 6;
@@ -191,20 +201,21 @@ impl<'s, 'a> Worker<'s, 'a> {
         need
     }
 
-    /// [`Analysis::move_bound`] of the side to move; `key` is its
-    /// [`Analysis::side_key`]. All the moves of the other side from one
-    /// position share it.
-    fn move_bound(&mut self, pos: &Chess, key: u64) -> Option<MoveBound> {
+    /// [`Analysis::move_bound`] of the side to move, by `key`: its
+    /// [`Analysis::side_key`], or with `victims` their key. All the moves
+    /// of the other side from one position share it.
+    fn move_bound(&mut self, pos: &Chess, key: u64, victims: Option<Victims>) -> Option<MoveBound> {
         let slot = (key as usize) & ((1 << BOUND_CACHE_BITS) - 1);
         if let Some((k, bound)) = self.bound_cache[slot] {
             if k == key {
                 return bound;
             }
         }
+        let (board, castles) = (pos.board(), pos.castles());
         let bound = self
             .goal
             .analysis
-            .move_bound(pos.board(), pos.castles(), pos.turn());
+            .move_bound(board, castles, pos.turn(), victims);
         self.bound_cache[slot] = Some((key, bound));
         bound
     }
@@ -226,25 +237,25 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
-    /// [`Analysis::need`] of `victim` when the opponent's pawns must take
-    /// `count` of its units on the squares they can capture on, given the
-    /// opponent's `budget` of moves.
-    /// `keys` are both sides' [`Analysis::side_key`]s, by `Color as usize`.
-    fn victim_need(
+    /// The units of `victim` the opponent's pawns must take: `count` of
+    /// them, on the squares those pawns can capture on given the
+    /// opponent's `budget` of moves; with a key for caching what follows
+    /// from them. `keys` are both sides' [`Analysis::side_key`]s, by
+    /// `Color as usize`.
+    fn victims(
         &mut self,
         pos: &Chess,
         (victim, count): (Color, i32),
         budget: i32,
         keys: [u64; 2],
-    ) -> Option<Need> {
+    ) -> (Victims, u64) {
         let (board, castles) = (pos.board(), pos.castles());
         let capturer_key = mix(keys[(!victim) as usize] ^ budget as u64);
         let squares = self.cached_squares(capturer_key, |a| {
             a.capture_squares(board, castles, !victim, budget)
         });
-        let victims = Victims { squares, count };
         let key = mix(mix(keys[victim as usize] ^ squares.0) ^ count as u64);
-        self.cached_need(key, |a| a.need_with(board, castles, victim, Some(victims)))
+        (Victims { squares, count }, key)
     }
 
     /// [`Analysis::capture_need`] of `capturer`, the squares being the
@@ -275,9 +286,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.feasible_keys(pos, left).is_some()
     }
 
-    /// [`Worker::feasible`], with both sides' [`Analysis::side_key`]s (by
-    /// `Color as usize`) when it is.
-    fn feasible_keys(&mut self, pos: &Chess, left: u32) -> Option<[u64; 2]> {
+    /// [`Worker::feasible`], with what the move bounds need when it is.
+    fn feasible_keys(&mut self, pos: &Chess, left: u32) -> Option<Keys> {
         let targets = |c: Color| self.goal.analysis.target().by_color(c).count() as i32;
         let board = pos.board();
         let surplus = |c: Color| board.by_color(c).count() as i32 - targets(c);
@@ -322,6 +332,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         // Each capture an opponent's pawn must make takes one of this
         // side's units, which must first walk to where it is taken.
+        let mut turn_victims = None;
         for (i, color) in Color::ALL.into_iter().enumerate() {
             let Some(capturer) = needs[1 - i] else {
                 continue;
@@ -329,14 +340,23 @@ impl<'s, 'a> Worker<'s, 'a> {
             if capturer.captures == 0 {
                 continue;
             }
-            let need =
-                self.victim_need(pos, (color, capturer.captures), moves_left(!color), keys)?;
+            let (victims, key) =
+                self.victims(pos, (color, capturer.captures), moves_left(!color), keys);
+            let need = self.cached_need(key, |a| {
+                a.need_with(pos.board(), pos.castles(), color, Some(victims))
+            })?;
             let least = need.moves.max(surplus(!color) + need.straight);
             if least > moves_left(color) {
                 return None;
             }
+            if color == pos.turn() {
+                turn_victims = Some((victims, key));
+            }
         }
-        Some(keys)
+        Some(Keys {
+            sides: keys,
+            turn_victims,
+        })
     }
 
     fn tick(&mut self) {
@@ -396,7 +416,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             self.shared.solutions.fetch_add(found, Ordering::Relaxed);
             return found;
         }
-        let Some(keys) = self.feasible_keys(pos, left) else {
+        let Some(found) = self.feasible_keys(pos, left) else {
             return 0;
         };
         let shared = self.shared;
@@ -423,11 +443,20 @@ impl<'s, 'a> Worker<'s, 'a> {
         // Moves after which the mover's matching alone is out of reach are
         // left out before they are played (the child's test would reject
         // them all the same, so the tree each worker walks is unchanged).
+        // While the opponent's units stay, so do the units its pawns must
+        // take: a move that captures nothing keeps to that bound too.
         let a = self.goal.analysis;
-        let bound = self.move_bound(pos, keys[pos.turn() as usize]);
+        let bound = self.move_bound(pos, found.sides[pos.turn() as usize], None);
+        let with_victims = found.turn_victims.and_then(|(victims, key)| {
+            self.move_bound(pos, mix(key ^ VICTIM_BOUND_SALT), Some(victims))
+        });
         let limit = left.div_ceil(2) as i32 - 1;
         for m in pos.legal_moves() {
-            if let (Some(bound), Some(from), false) = (&bound, m.from(), m.is_castle()) {
+            let bound = match with_victims {
+                Some(_) if !m.is_capture() => &with_victims,
+                _ => &bound,
+            };
+            if let (Some(bound), Some(from), false) = (bound, m.from(), m.is_castle()) {
                 if !a.fits_after(bound, (from, m.to()), (m.role(), m.promotion()), limit) {
                     continue;
                 }
