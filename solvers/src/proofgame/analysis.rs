@@ -45,26 +45,7 @@ pub struct Analysis {
     /// free target, without castling rights (tabled once: the matching
     /// runs at nearly every node of the search), as three rows: moves,
     /// captures, straight steps.
-    rows: Vec<[[u8; MAX_N]; 3]>,
-}
-
-/// Stands for [`INF`] in the tabled costs.
-const NO_COST: u8 = u8::MAX;
-
-fn widen(c: u8) -> i32 {
-    if c == NO_COST {
-        INF
-    } else {
-        i32::from(c)
-    }
-}
-
-fn narrow(c: i32) -> u8 {
-    if c >= i32::from(NO_COST) {
-        NO_COST
-    } else {
-        c as u8
-    }
+    rows: Vec<[[i32; MAX_N]; 3]>,
 }
 
 /// The splitmix64 finaliser: a strong 64-bit mix, for cache keys.
@@ -159,10 +140,10 @@ impl Analysis {
         for color in Color::ALL {
             for role in Role::ALL {
                 for from in Square::ALL {
-                    let mut row = [[NO_COST; MAX_N]; 3];
+                    let mut row = [[INF; MAX_N]; 3];
                     for (j, &t) in analysis.free_targets[color_index(color)].iter().enumerate() {
                         let (m, c, s) = analysis.cost(color, &none, (role, from), t);
-                        [row[0][j], row[1][j], row[2][j]] = [m, c, s].map(narrow);
+                        [row[0][j], row[1][j], row[2][j]] = [m, c, s];
                     }
                     rows.push(row);
                 }
@@ -172,7 +153,7 @@ impl Analysis {
         analysis
     }
 
-    fn row(&self, color: Color, role: Role, from: Square) -> &[[u8; MAX_N]; 3] {
+    fn row(&self, color: Color, role: Role, from: Square) -> &[[i32; MAX_N]; 3] {
         &self.rows[(color_index(color) * 6 + (role as usize - 1)) * 64 + from.to_usize()]
     }
 
@@ -391,9 +372,9 @@ impl Analysis {
         } else {
             bound.left_over
         };
-        // Columns past the targets hold NO_COST and a zero potential.
+        // Columns past the targets hold INF and a zero potential.
         // Fixed-length lanes, so that the loop vectorises.
-        for (c, v) in row.map(widen).into_iter().zip(bound.v) {
+        for (c, v) in row.iter().zip(bound.v) {
             fit = fit.min(c - v);
         }
         if let Some((squares, ep, v)) = bound.victims {
@@ -678,8 +659,8 @@ impl Analysis {
             for (j, ((&tm, &tc), &ts)) in tabled.enumerate().take(n) {
                 let (mv, c, s) = match targets.get(j) {
                     Some(&target) if castling => self.cost(color, castles, (role, from), target),
-                    Some(_) if pawn_costs => (widen(tm), widen(tc), widen(ts)),
-                    Some(_) => (widen(tm), 0, 0),
+                    Some(_) if pawn_costs => (tm, tc, ts),
+                    Some(_) => (tm, 0, 0),
                     // A unit left over is captured somewhere: free for its
                     // own side, but a king is never captured...
                     None if role == Role::King => (INF, INF, INF),

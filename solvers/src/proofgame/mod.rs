@@ -19,6 +19,7 @@
 
 pub mod analysis;
 mod assign;
+mod hash;
 mod search;
 
 use std::time::{Duration, Instant};

@@ -12,11 +12,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
 
 use super::analysis::{Analysis, MoveBound, Need, Victims};
-use super::Progress;
+use super::{hash, Progress};
 use crate::search::{payload, Table};
 
 /// What a search aims at: the diagram, or (last-move retraction) a
@@ -401,6 +400,11 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// `depth` is the ply count from the root of this search. Counts made
     /// after an abort are partial and never stored.
     pub fn count(&mut self, pos: &Chess, left: u32, depth: u32) -> u64 {
+        self.count_keyed(pos, hash::board_hash(pos.board()), left, depth)
+    }
+
+    /// [`Worker::count`], `board_hash` being [`hash::board_hash`] of `pos`.
+    fn count_keyed(&mut self, pos: &Chess, board_hash: u64, left: u32, depth: u32) -> u64 {
         self.tick();
         if self.shared.aborted() {
             return 0;
@@ -416,10 +420,22 @@ impl<'s, 'a> Worker<'s, 'a> {
             self.shared.solutions.fetch_add(found, Ordering::Relaxed);
             return found;
         }
+        let shared = self.shared;
+        let key = tt_key(hash::position_hash(pos, board_hash), left) ^ self.goal.salt;
+        // Below the synchronisation depth, the table comes first: a node
+        // found there was feasible, and most nodes are found there. Above
+        // it, every worker must see the same tree, so the table (filled in
+        // racy order) is not consulted, and the node numbering depends on
+        // the feasible nodes only.
+        let synced = self.sync_seen.is_some() && depth <= shared.sync_depth;
+        if !synced {
+            if let Some(data) = shared.table.get(key) {
+                return payload(data) - 1;
+            }
+        }
         let Some(found) = self.feasible_keys(pos, left) else {
             return 0;
         };
-        let shared = self.shared;
         let mut above_sync = false;
         if let Some(seen) = self.sync_seen.as_mut() {
             if depth == shared.sync_depth {
@@ -427,17 +443,11 @@ impl<'s, 'a> Worker<'s, 'a> {
                 if !shared.claim(*seen) {
                     return 0;
                 }
+                if let Some(data) = shared.table.get(key) {
+                    return payload(data) - 1;
+                }
             }
             above_sync = depth < shared.sync_depth;
-        }
-        // Above the synchronisation depth every worker must see the same
-        // tree, so the table (filled in racy order) is not consulted there.
-        let key =
-            tt_key(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0, left) ^ self.goal.salt;
-        if !above_sync {
-            if let Some(data) = shared.table.get(key) {
-                return payload(data) - 1;
-            }
         }
         let mut total = 0;
         // Moves after which the mover's matching alone is out of reach are
@@ -461,9 +471,10 @@ impl<'s, 'a> Worker<'s, 'a> {
                     continue;
                 }
             }
+            let child_hash = hash::board_hash_after(board_hash, pos.turn(), &m);
             let mut child = pos.clone();
             child.play_unchecked(m);
-            total += self.count(&child, left - 1, depth.saturating_add(1));
+            total += self.count_keyed(&child, child_hash, left - 1, depth.saturating_add(1));
         }
         if !shared.aborted() && !above_sync {
             shared.table.put(key, total + 1, left.min(255) as u8);

@@ -1,0 +1,113 @@
+//! Table keys for the search, kept up to date move by move: hashing the
+//! whole board at every node costs more than the rest of a node that the
+//! table answers. The keys are shakmaty's Zobrist hashes (legal en passant
+//! squares only), so they agree with `Position::zobrist_hash`.
+
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{Board, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Square};
+
+fn piece_key(sq: Square, piece: Piece) -> u64 {
+    Zobrist64::zobrist_for_piece(sq, piece).0
+}
+
+/// The units' part of the key of `board`.
+pub fn board_hash(board: &Board) -> u64 {
+    board
+        .iter()
+        .fold(0, |hash, (sq, piece)| hash ^ piece_key(sq, piece))
+}
+
+/// The units' part of the key after `turn` plays `m` on a board whose key
+/// is `hash`.
+pub fn board_hash_after(hash: u64, turn: Color, m: &Move) -> u64 {
+    let ours = |role: shakmaty::Role| role.of(turn);
+    match *m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            let taken = capture.map_or(0, |role| piece_key(to, role.of(!turn)));
+            hash ^ piece_key(from, ours(role))
+                ^ piece_key(to, ours(promotion.unwrap_or(role)))
+                ^ taken
+        }
+        Move::EnPassant { from, to } => {
+            let pawn = ours(shakmaty::Role::Pawn);
+            let taken = Square::from_coords(to.file(), from.rank());
+            hash ^ piece_key(from, pawn)
+                ^ piece_key(to, pawn)
+                ^ piece_key(taken, shakmaty::Role::Pawn.of(!turn))
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(rook > king);
+            let (k, r) = (ours(shakmaty::Role::King), ours(shakmaty::Role::Rook));
+            hash ^ piece_key(king, k)
+                ^ piece_key(side.king_to(turn), k)
+                ^ piece_key(rook, r)
+                ^ piece_key(side.rook_to(turn), r)
+        }
+        Move::Put { .. } => unreachable!("no drops in chess"),
+    }
+}
+
+/// The key of `pos`, whose board's key is `board_hash`.
+pub fn position_hash(pos: &Chess, board_hash: u64) -> u64 {
+    let mut hash = board_hash;
+    if pos.turn() == Color::White {
+        hash ^= Zobrist64::zobrist_for_white_turn().0;
+    }
+    let castles = pos.castles();
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if castles.has(color, side) {
+                hash ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    if let Some(sq) = pos.ep_square(EnPassantMode::Legal) {
+        hash ^= Zobrist64::zobrist_for_en_passant_file(sq.file()).0;
+    }
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pseudo-random games (castling, en passant and promotions come up
+    /// in them): the key kept move by move equals the one hashed afresh.
+    #[test]
+    fn keys_follow_the_moves() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut kinds = [0usize; 3];
+        for _ in 0..300 {
+            let mut pos = Chess::default();
+            let mut hash = board_hash(pos.board());
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                kinds[0] += usize::from(m.is_castle());
+                kinds[1] += usize::from(m.is_en_passant());
+                kinds[2] += usize::from(m.is_promotion());
+                hash = board_hash_after(hash, pos.turn(), &m);
+                pos.play_unchecked(m);
+                assert_eq!(hash, board_hash(pos.board()), "{m}");
+                let fresh = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+                assert_eq!(position_hash(&pos, hash), fresh);
+            }
+        }
+        assert!(
+            kinds.iter().all(|&k| k > 0),
+            "castling, e.p., promotion: {kinds:?}"
+        );
+    }
+}
