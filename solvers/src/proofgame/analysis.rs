@@ -597,8 +597,9 @@ impl Analysis {
     }
 
     /// The cost matrices of the matching of `color`'s units on `board` to
-    /// its diagram units; `None` when a fixed square lost its unit or the
-    /// units are too few.
+    /// its diagram units (the capture and straight-step ones only with
+    /// `pawn_costs`, zero otherwise); `None` when a fixed square lost its
+    /// unit or the units are too few.
     ///
     /// A fixed square holds its diagram unit all game, so it must hold it
     /// now, and that unit is matched to itself: only the other units and

@@ -59,7 +59,7 @@ impl Goal<'_> {
 }
 
 /// What [`Worker::feasible_keys`] found out that the move bounds use.
-struct Keys {
+struct Feasible {
     /// Both sides' [`Analysis::side_key`]s, by `Color as usize`.
     sides: [u64; 2],
     /// The units of the side to move that the opponent's pawns must take,
@@ -286,7 +286,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     }
 
     /// [`Worker::feasible`], with what the move bounds need when it is.
-    fn feasible_keys(&mut self, pos: &Chess, left: u32) -> Option<Keys> {
+    fn feasible_keys(&mut self, pos: &Chess, left: u32) -> Option<Feasible> {
         let targets = |c: Color| self.goal.analysis.target().by_color(c).count() as i32;
         let board = pos.board();
         let surplus = |c: Color| board.by_color(c).count() as i32 - targets(c);
@@ -352,7 +352,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                 turn_victims = Some((victims, key));
             }
         }
-        Some(Keys {
+        Some(Feasible {
             sides: keys,
             turn_victims,
         })
@@ -420,22 +420,10 @@ impl<'s, 'a> Worker<'s, 'a> {
             self.shared.solutions.fetch_add(found, Ordering::Relaxed);
             return found;
         }
-        let shared = self.shared;
-        let key = tt_key(hash::position_hash(pos, board_hash), left) ^ self.goal.salt;
-        // Below the synchronisation depth, the table comes first: a node
-        // found there was feasible, and most nodes are found there. Above
-        // it, every worker must see the same tree, so the table (filled in
-        // racy order) is not consulted, and the node numbering depends on
-        // the feasible nodes only.
-        let synced = self.sync_seen.is_some() && depth <= shared.sync_depth;
-        if !synced {
-            if let Some(data) = shared.table.get(key) {
-                return payload(data) - 1;
-            }
-        }
         let Some(found) = self.feasible_keys(pos, left) else {
             return 0;
         };
+        let shared = self.shared;
         let mut above_sync = false;
         if let Some(seen) = self.sync_seen.as_mut() {
             if depth == shared.sync_depth {
@@ -443,11 +431,16 @@ impl<'s, 'a> Worker<'s, 'a> {
                 if !shared.claim(*seen) {
                     return 0;
                 }
-                if let Some(data) = shared.table.get(key) {
-                    return payload(data) - 1;
-                }
             }
             above_sync = depth < shared.sync_depth;
+        }
+        // Above the synchronisation depth every worker must see the same
+        // tree, so the table (filled in racy order) is not consulted there.
+        let key = tt_key(hash::position_hash(pos, board_hash), left) ^ self.goal.salt;
+        if !above_sync {
+            if let Some(data) = shared.table.get(key) {
+                return payload(data) - 1;
+            }
         }
         let mut total = 0;
         // Moves after which the mover's matching alone is out of reach are
