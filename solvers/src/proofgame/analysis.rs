@@ -295,15 +295,17 @@ impl Analysis {
         })
     }
 
-    /// `color`'s matching of its units to the diagram's (moves only): the
-    /// matrices, the optimum and its dual potentials.
+    /// `color`'s matching of its units to the diagram's (moves only, with
+    /// `victims` as in [`Analysis::need_with`]): the matrices, the optimum
+    /// and its dual potentials.
     fn matching(
         &self,
         board: &Board,
         castles: &Castles,
         color: Color,
+        victims: Option<Victims>,
     ) -> Option<(Matrices, i32, Duals)> {
-        let m = self.matrices(board, castles, color, None, false)?;
+        let m = self.matrices(board, castles, color, victims, false)?;
         let (best, duals) = min_cost_with_duals(&m.moves, m.n)?;
         Some((m, best, duals))
     }
@@ -318,8 +320,7 @@ impl Analysis {
         color: Color,
         victims: Option<Victims>,
     ) -> Option<MoveBound> {
-        let m = self.matrices(board, castles, color, victims, false)?;
-        let (best, duals) = min_cost_with_duals(&m.moves, m.n)?;
+        let (m, best, duals) = self.matching(board, castles, color, victims)?;
         let targets = self.free_targets[color_index(color)].len();
         let mut v = [0; MAX_N];
         for (j, v) in v.iter_mut().enumerate().take(targets) {
@@ -417,7 +418,7 @@ impl Analysis {
         color: Color,
         budget: i32,
     ) -> Bitboard {
-        let Some((m, best, duals)) = self.matching(board, castles, color) else {
+        let Some((m, best, duals)) = self.matching(board, castles, color, None) else {
             return Bitboard::EMPTY;
         };
         let slack = i64::from(budget) - i64::from(best);
@@ -460,7 +461,7 @@ impl Analysis {
         color: Color,
         budget: i32,
     ) -> Bitboard {
-        let Some((m, best, duals)) = self.matching(board, castles, color) else {
+        let Some((m, best, duals)) = self.matching(board, castles, color, None) else {
             return Bitboard::FULL;
         };
         // Every column past the targets stands for a unit left over.
@@ -507,7 +508,7 @@ impl Analysis {
         color: Color,
         squares: Bitboard,
     ) -> i32 {
-        let Some((m, best, duals)) = self.matching(board, castles, color) else {
+        let Some((m, best, duals)) = self.matching(board, castles, color, None) else {
             return INF;
         };
         let targets = &self.free_targets[color_index(color)];
