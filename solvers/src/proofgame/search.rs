@@ -454,7 +454,14 @@ impl<'s, 'a> Worker<'s, 'a> {
             self.move_bound(pos, mix(key ^ VICTIM_BOUND_SALT), Some(victims))
         });
         let limit = left.div_ceil(2) as i32 - 1;
+        // Units are never gained, so an opponent with no unit to spare
+        // cannot lose one.
+        let opponent = !pos.turn();
+        let spare = pos.board().by_color(opponent).count() > a.target().by_color(opponent).count();
         for m in pos.legal_moves() {
+            if m.is_capture() && !spare {
+                continue;
+            }
             let bound = match with_victims {
                 Some(_) if !m.is_capture() => &with_victims,
                 _ => &bound,
