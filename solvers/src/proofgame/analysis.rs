@@ -13,6 +13,7 @@ use shakmaty::{
 };
 
 use super::assign::{min_cost, min_cost_with_duals, Duals, INF, MAX_N};
+use super::hash::mix;
 
 /// What one side still has to spend, at least.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,13 +47,6 @@ pub struct Analysis {
     /// runs at nearly every node of the search), as three rows: moves,
     /// captures, straight steps.
     rows: Vec<[[i32; MAX_N]; 3]>,
-}
-
-/// The splitmix64 finaliser: a strong 64-bit mix, for cache keys.
-fn mix(z: u64) -> u64 {
-    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 const UNREACHABLE: u8 = u8::MAX;

@@ -1,10 +1,20 @@
-//! Table keys for the search, kept up to date move by move: hashing the
-//! whole board at every node costs more than the rest of a node that the
-//! table answers. The keys are shakmaty's Zobrist hashes (legal en passant
-//! squares only), so they agree with `Position::zobrist_hash`.
+//! Keys for the search's table and caches. Table keys are kept up to date
+//! move by move: hashing the whole board at every node costs more than the
+//! rest of a node that the table answers. They are shakmaty's Zobrist
+//! hashes (legal en passant squares only), so they agree with
+//! `Position::zobrist_hash`.
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{Board, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Square};
+use shakmaty::{
+    Board, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square,
+};
+
+/// The splitmix64 finaliser: a strong 64-bit mix, to derive cache keys.
+pub(super) fn mix(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 fn piece_key(sq: Square, piece: Piece) -> u64 {
     Zobrist64::zobrist_for_piece(sq, piece).0
@@ -20,7 +30,7 @@ pub fn board_hash(board: &Board) -> u64 {
 /// The units' part of the key after `turn` plays `m` on a board whose key
 /// is `hash`.
 pub fn board_hash_after(hash: u64, turn: Color, m: &Move) -> u64 {
-    let ours = |role: shakmaty::Role| role.of(turn);
+    let ours = |role: Role| role.of(turn);
     match *m {
         Move::Normal {
             role,
@@ -35,15 +45,15 @@ pub fn board_hash_after(hash: u64, turn: Color, m: &Move) -> u64 {
                 ^ taken
         }
         Move::EnPassant { from, to } => {
-            let pawn = ours(shakmaty::Role::Pawn);
+            let pawn = ours(Role::Pawn);
             let taken = Square::from_coords(to.file(), from.rank());
             hash ^ piece_key(from, pawn)
                 ^ piece_key(to, pawn)
-                ^ piece_key(taken, shakmaty::Role::Pawn.of(!turn))
+                ^ piece_key(taken, Role::Pawn.of(!turn))
         }
         Move::Castle { king, rook } => {
-            let side = CastlingSide::from_king_side(rook > king);
-            let (k, r) = (ours(shakmaty::Role::King), ours(shakmaty::Role::Rook));
+            let side = m.castling_side().expect("a castling move");
+            let (k, r) = (ours(Role::King), ours(Role::Rook));
             hash ^ piece_key(king, k)
                 ^ piece_key(side.king_to(turn), k)
                 ^ piece_key(rook, r)

@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
 
 use super::analysis::{Analysis, MoveBound, Need, Victims};
-use super::{hash, Progress};
+use super::hash::{self, mix};
+use super::Progress;
 use crate::search::{payload, Table};
 
 /// What a search aims at: the diagram, or (last-move retraction) a
@@ -131,13 +132,6 @@ const VICTIM_BOUND_SALT: u64 = 0x2545_F491_4F6C_DD1D;
 /// The capture test runs only for a side with at most this many moves to
 /// spare.
 const CAPTURE_TEST_SLACK: i32 = 6;
-
-/// The splitmix64 finaliser, to derive cache keys.
-fn mix(z: u64) -> u64 {
-    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// Marks an empty cache slot (no real need is negative).
 const UNSET: Need = Need {
