@@ -21,6 +21,9 @@ use shakmaty::{attacks, Bitboard, Chess, Color, Piece, Position, Role, Square};
 /// Marks a square a unit can never reach or attack.
 pub(super) const FAR: u8 = u8::MAX;
 
+/// Distances [`Tables::near`] holds squares for.
+pub(super) const NEAR: usize = 8;
+
 /// White units beyond this many make the subset enumeration too dear; the
 /// per-square test alone is used then.
 const MAX_SUBSET_UNITS: usize = 8;
@@ -43,6 +46,9 @@ pub(super) struct Tables {
     cover: Vec<u8>,
     /// `[color][from]`: moves for a pawn to reach its promotion rank.
     promote: Vec<u8>,
+    /// `[color][role][from][d]`: the squares `reach` puts within `d`
+    /// moves, for `d` below [`NEAR`].
+    near: Vec<[Bitboard; NEAR]>,
     /// `[color][role][from][final role][to]`: moves for a unit to stand on
     /// `to` in the final role (a pawn's promotions).
     state: Vec<u8>,
@@ -154,7 +160,20 @@ impl Tables {
                 }
             }
         }
+        let near = reach
+            .chunks(64)
+            .map(|dist| {
+                let mut within = [Bitboard::EMPTY; NEAR];
+                for (to, &d) in dist.iter().enumerate() {
+                    for w in within.iter_mut().skip(usize::from(d)) {
+                        w.add(Square::new(to as u32));
+                    }
+                }
+                within
+            })
+            .collect();
         Tables {
+            near,
             reach,
             attack,
             check,
@@ -177,8 +196,20 @@ impl Tables {
         self.state[i + (final_role as usize - 1) * 64 + to.to_usize()]
     }
 
+    /// [`Tables::state_dist`] from `from` to every state, indexed
+    /// `(final_role - 1) * 64 + to`.
+    pub(super) fn state_row(&self, color: Color, role: Role, from: Square) -> &[u8] {
+        let i = (((color as usize) * 6 + role as usize - 1) * 64 + from.to_usize()) * 6 * 64;
+        &self.state[i..i + 6 * 64]
+    }
+
     pub(super) fn reach(&self, color: Color, role: Role, from: Square, to: Square) -> u8 {
         self.reach[index(color, role, from, to)]
+    }
+
+    /// The squares `reach` puts within `d` moves (`d` below [`NEAR`]).
+    pub(super) fn near(&self, color: Color, role: Role, from: Square, d: usize) -> Bitboard {
+        self.near[index(color, role, from, Square::A1) / 64][d]
     }
 
     fn attack(&self, color: Color, role: Role, from: Square, target: Square) -> u8 {

@@ -744,21 +744,23 @@ impl Solver {
         }
         // The pictures first: cheaper than the table probe's cache miss.
         let mut buffers = Buffers::default();
+        // The pictures reachable here, with their costs.
+        let mut alive: &[Costs] = &[];
         if let Some((pictures, units)) = &pictures {
             if self.buffers.len() <= usize::from(left) {
                 self.buffers
                     .resize_with(usize::from(left) + 1, Buffers::default);
             }
             buffers = std::mem::take(&mut self.buffers[usize::from(left)]);
-            match node.alive {
+            alive = match node.alive {
                 // The parent's move test found the pictures and their costs.
-                Some(alive) if node.exact => {
-                    buffers.alive.clear();
-                    buffers.alive.extend_from_slice(alive);
+                Some(alive) if node.exact => alive,
+                _ => {
+                    pictures.filter(pos, units, left, node.alive, &mut buffers.alive);
+                    &buffers.alive
                 }
-                _ => pictures.filter(pos, units, left, node.alive, &mut buffers.alive),
-            }
-            if buffers.alive.is_empty() {
+            };
+            if alive.is_empty() {
                 self.buffers[usize::from(left)] = buffers;
                 return false;
             }
@@ -784,7 +786,7 @@ impl Solver {
         let mut test = pictures
             .as_ref()
             .filter(|_| left >= 2)
-            .map(|(pictures, units)| pictures.move_test(pos, units, left, &buffers.alive));
+            .map(|(pictures, units)| pictures.move_test(pos, units, left, alive));
         let mut any = false;
         for m in &moves {
             let mut exact = false;
@@ -829,7 +831,8 @@ impl Solver {
 /// A helpmate node's picture lists, kept per plies left for reuse.
 #[derive(Debug, Default)]
 struct Buffers {
-    /// The pictures reachable at the node, with their costs.
+    /// The pictures reachable at the node, with their costs, when the
+    /// parent's move test could not tell them.
     alive: Vec<Costs>,
     /// Those a move may keep, with their costs after it.
     kept: Vec<Costs>,

@@ -19,7 +19,7 @@
 
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
 
-use super::help_bound::{castling_bonus, empty_attacks, tables, Tables, FAR};
+use super::help_bound::{castling_bonus, empty_attacks, tables, Tables, FAR, NEAR};
 
 /// Above this many pictures the enumeration gives up (and the search goes
 /// on without them): filtering them would cost more than it saves.
@@ -189,6 +189,8 @@ pub(crate) struct Pictures {
     all: Vec<Picture>,
     /// Blocker kinds from [`SQUARE_KINDS`] on.
     harmless: Vec<HarmlessBlock>,
+    /// By square, the harmless blocker kinds on it.
+    harmless_on: [Kinds; 64],
 }
 
 /// A final state a unit may take, with what it covers of the zone.
@@ -227,7 +229,15 @@ fn white_cost(t: &Tables, units: &Units, p: &Picture) -> u32 {
 /// Moves for a unit now `role` on `sq` to take its state `n`, named `i`th
 /// in its picture (the first gives the mating check, see [`white_cost`]).
 fn named_dist(t: &Tables, color: Color, role: Role, sq: Square, i: usize, n: &Named) -> u8 {
-    let d = t.state_dist(color, role, sq, n.role, n.sq);
+    named_dist_in(t.state_row(color, role, sq), role, i, n)
+}
+
+/// A unit's row of [`Tables::state_row`], and its role.
+type Way<'t> = (&'t [u8], Role);
+
+/// [`named_dist`] from the unit's row of [`Tables::state_row`].
+fn named_dist_in(row: &[u8], role: Role, i: usize, n: &Named) -> u8 {
+    let d = row[(n.role as usize - 1) * 64 + n.sq.to_usize()];
     if i == 0 && d == 0 && !is_slider(n.role) {
         if role == Role::Pawn {
             FAR
@@ -307,7 +317,18 @@ impl Pictures {
             }
             steps = search.steps;
         }
-        Some((Pictures { all, harmless }, units))
+        let mut harmless_on = [0; 64];
+        for (h, block) in harmless.iter().enumerate() {
+            harmless_on[block.sq.to_usize()] |= 1 << (SQUARE_KINDS + h);
+        }
+        Some((
+            Pictures {
+                all,
+                harmless,
+                harmless_on,
+            },
+            units,
+        ))
     }
 
     /// Moves for a Black unit now `role` on `from` to fill kind `k`.
@@ -399,8 +420,9 @@ pub(crate) struct MoveTest<'a> {
     pictures: &'a Pictures,
     units: &'a Units,
     costs: &'a [Costs],
-    /// Every blocker kind some picture wants.
-    kinds: Kinds,
+    /// The node's blocker kinds, worked out for its first Black move that
+    /// is not the king's.
+    blockers: Option<Blockers>,
     turn: Color,
     /// The side to move may castle: its king's and rooks' moves may
     /// change the castling bonus.
@@ -416,6 +438,28 @@ pub(crate) struct MoveTest<'a> {
     black: [(Role, Square); 16],
     n_black: usize,
     best: [(u8, Square, u8); MAX_KINDS],
+    /// Per blocker kind, its cheapest blocker's cost after the move under
+    /// test (only the kinds it changes are read).
+    after: [u8; MAX_KINDS],
+}
+
+/// Which blocker kinds a Black move may make cheaper or dearer, so that a
+/// move works out only those (see [`MoveTest::keep`]).
+#[derive(Debug, Clone, Copy)]
+struct Blockers {
+    /// By Black unit (as in [`MoveTest::black`]): the kinds it is the
+    /// cheapest blocker of, which may get dearer when it moves.
+    led: [Kinds; 16],
+    /// The squares of the kinds whose cheapest blocker costs `d` (1 to
+    /// [`NEAR`] − 1): a unit that moves within `d − 1` moves of one may
+    /// make it cheaper (a harmless block is never cheaper than its plain
+    /// square). Plain squares, then harmless blocks.
+    by_cost: [[Bitboard; NEAR]; 2],
+    /// The node's harmless kinds.
+    harmless: Kinds,
+    /// Kinds that every move may make cheaper: those whose blockers are
+    /// all far.
+    always: Kinds,
 }
 
 impl Pictures {
@@ -445,7 +489,7 @@ impl Pictures {
             pictures: self,
             units,
             costs,
-            kinds: costs.iter().fold(0, |b, c| b | c.kinds),
+            blockers: None,
             turn: pos.turn(),
             rights: pos.castles().has_color(pos.turn()),
             white_moves: u32::from(child.div_ceil(2) + castling_bonus(pos, Color::White)),
@@ -454,6 +498,7 @@ impl Pictures {
             black,
             n_black,
             best: [(UNKNOWN, Square::A1, UNKNOWN); MAX_KINDS],
+            after: [0; MAX_KINDS],
         }
     }
 }
@@ -483,12 +528,20 @@ impl MoveTest<'_> {
             (Color::White, _) => {
                 let id = self.units.by_square[from.to_usize()];
                 let bit = 1u32.checked_shl(u32::from(id)).unwrap_or(0);
+                let t = tables();
+                // The unit's ways before and after the move.
+                let rows = self.units.units[usize::from(id)].map(|(color, was, _)| {
+                    (
+                        (t.state_row(color, was, from), was),
+                        (t.state_row(color, moved, to), moved),
+                    )
+                });
                 for c in self.costs {
                     if c.named_ids & bit == 0 {
                         if u32::from(c.white) <= self.white_moves {
                             into.push(*c);
                         }
-                    } else if let Some(white) = self.white_cost_after(c, id, moved, to) {
+                    } else if let Some(white) = rows.and_then(|r| self.white_cost_after(c, id, r)) {
                         into.push(Costs {
                             white: white as u8,
                             ..*c
@@ -499,9 +552,8 @@ impl MoveTest<'_> {
             (Color::Black, Role::King) => {
                 for c in self.costs {
                     let king = c.king_sq.distance(to);
-                    if king <= self.king_moves
-                        && (c.kinds == 0 || u32::from(c.blocks) + king <= self.black_moves)
-                    {
+                    // The king's budget is never above Black's.
+                    if king <= self.king_moves && u32::from(c.blocks) + king <= self.black_moves {
                         into.push(Costs {
                             king: king as u8,
                             ..*c
@@ -514,13 +566,13 @@ impl MoveTest<'_> {
                 // was the cheapest blocker or becomes one: work those out
                 // once for the move, then each picture looks at its own.
                 let t = tables();
-                let mut after = [0u8; MAX_KINDS];
+                let may_change = self.may_change(from, to, moved);
                 let mut changed: Kinds = 0;
-                for k in kinds_of(self.kinds) {
-                    let (best, best_sq, second) = self.best(k);
+                for k in kinds_of(may_change) {
+                    let (best, best_sq, second) = self.best[k];
                     let others = if best_sq == from { second } else { best };
                     let cost = others.min(self.pictures.kind_dist(t, k, moved, to));
-                    after[k] = cost;
+                    self.after[k] = cost;
                     if cost != best {
                         changed |= 1 << k;
                     }
@@ -531,7 +583,7 @@ impl MoveTest<'_> {
                     }
                     let mut blocks = u32::from(c.blocks);
                     for k in kinds_of(c.kinds & changed) {
-                        blocks = blocks + u32::from(after[k]) - u32::from(self.best[k].0);
+                        blocks = blocks + u32::from(self.after[k]) - u32::from(self.best[k].0);
                     }
                     if u32::from(c.king) + blocks <= self.black_moves {
                         into.push(Costs {
@@ -545,19 +597,80 @@ impl MoveTest<'_> {
         capture.is_none() && !(self.rights && matches!(role, Role::King | Role::Rook))
     }
 
-    /// White's cost of a picture once its named unit `id` went to `to`
-    /// as `role`, when within the child's budget.
-    fn white_cost_after(&self, c: &Costs, id: u8, role: Role, to: Square) -> Option<u32> {
+    /// White's cost of a picture once its named unit `id` moved, given
+    /// the unit's [`Tables::state_row`] and role before and after, when
+    /// within the child's budget.
+    fn white_cost_after(&self, c: &Costs, id: u8, (before, after): (Way, Way)) -> Option<u32> {
         let p = &self.pictures.all[c.index as usize];
         let named = &p.named[..usize::from(p.n_named)];
         let i = named.iter().position(|n| n.id == id)?;
-        let (color, was, sq) = self.units.units[usize::from(id)]?;
-        let t = tables();
         let n = &named[i];
-        let old = u32::from(named_dist(t, color, was, sq, i, n));
-        let new = named_dist(t, color, role, to, i, n);
+        let old = u32::from(named_dist_in(before.0, before.1, i, n));
+        let new = named_dist_in(after.0, after.1, i, n);
         let white = u32::from(c.white) - old + u32::from(new);
         (new != FAR && white <= self.white_moves).then_some(white)
+    }
+
+    /// The blocker kinds whose cheapest blocker's cost the Black move of
+    /// the unit on `from` to `to` (as `role`) may change.
+    fn may_change(&mut self, from: Square, to: Square, role: Role) -> Kinds {
+        if self.blockers.is_none() {
+            self.blockers = Some(self.blockers());
+        }
+        let Some(b) = &self.blockers else {
+            unreachable!("worked out above")
+        };
+        let mut kinds = b.always;
+        if let Some(i) = self.black[..self.n_black].iter().position(|u| u.1 == from) {
+            kinds |= b.led[i];
+        }
+        let t = tables();
+        let (mut plain, mut harmless) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for d in 1..NEAR {
+            let near = t.near(Color::Black, role, to, d - 1);
+            plain |= near & b.by_cost[0][d];
+            harmless |= near & b.by_cost[1][d];
+        }
+        kinds |= Kinds::from(plain.0);
+        for sq in harmless {
+            kinds |= self.pictures.harmless_on[sq.to_usize()] & b.harmless;
+        }
+        kinds
+    }
+
+    /// The node's [`Blockers`].
+    fn blockers(&mut self) -> Blockers {
+        let kinds = self.costs.iter().fold(0, |b: Kinds, c| b | c.kinds);
+        let mut blockers = Blockers {
+            led: [0; 16],
+            by_cost: [[Bitboard::EMPTY; NEAR]; 2],
+            harmless: kinds & !Kinds::from(u64::MAX),
+            always: 0,
+        };
+        for k in kinds_of(kinds) {
+            let (best, best_sq, _) = self.best(k);
+            if best == FAR {
+                // No unit can block it: none leads, any may come.
+                blockers.always |= 1 << k;
+                continue;
+            }
+            if let Some(i) = self.black[..self.n_black]
+                .iter()
+                .position(|b| b.1 == best_sq)
+            {
+                blockers.led[i] |= 1 << k;
+            }
+            let (plain, sq) = match k.checked_sub(SQUARE_KINDS) {
+                None => (0, Square::new(k as u32)),
+                Some(h) => (1, self.pictures.harmless[h].sq),
+            };
+            match usize::from(best) {
+                0 => {}
+                d if d < NEAR => blockers.by_cost[plain][d].add(sq),
+                _ => blockers.always |= 1 << k,
+            }
+        }
+        blockers
     }
 
     /// The cheapest blocker of kind `k`: its cost and square, and the
@@ -1124,5 +1237,68 @@ mod tests {
             with_pictures >= 80,
             "pictures for only {with_pictures} rows"
         );
+    }
+
+    /// Along the corpus solutions, every legal move the move test judges
+    /// exactly gets the pictures and costs the filter finds after it, and
+    /// every move it drops leaves the filter nothing.
+    #[test]
+    fn move_test_agrees_with_the_filter_on_every_move() {
+        let mut exact_moves = 0;
+        let mut dropped = 0;
+        for row in corpus().iter().filter(|r| r["genre"] == "help") {
+            let id = &row["id"];
+            let start = position(&row["fen"]);
+            let stip: crate::Stipulation = row["stipulation"].parse().unwrap();
+            let crate::Stipulation::Help { plies } = stip else {
+                panic!("{id}: {stip}");
+            };
+            let Some((p, units)) = Pictures::enumerate(&start, plies as u8) else {
+                continue;
+            };
+            // Only the first solution of each row: the others share most
+            // of its positions.
+            let line = row["keys_uci"].split(';').next().unwrap_or("");
+            let moves: Vec<&str> = line.split(' ').filter(|m| !m.is_empty()).collect();
+            let (mut pos, mut units) = (start.clone(), units);
+            let mut alive: Option<Vec<Costs>> = None;
+            for (i, uci) in moves.iter().enumerate() {
+                let left = (moves.len() - i) as u8;
+                let mut costs = Vec::new();
+                p.filter(&pos, &units, left, alive.as_deref(), &mut costs);
+                if left < 2 {
+                    break;
+                }
+                let mut test = p.move_test(&pos, &units, left, &costs);
+                for m in pos.legal_moves() {
+                    let mut kept = Vec::new();
+                    let exact = test.keep(&m, &mut kept);
+                    let (mut after, mut units_after) = (pos.clone(), units.clone());
+                    units_after.play(pos.turn(), &m);
+                    after.play_unchecked(m);
+                    let mut want = Vec::new();
+                    p.filter(&after, &units_after, left - 1, Some(&costs), &mut want);
+                    if exact {
+                        assert_eq!(kept, want, "{id}: move {i}, {m}");
+                        exact_moves += 1;
+                    }
+                    if kept.is_empty() {
+                        assert!(want.is_empty(), "{id}: move {i}, {m} dropped");
+                        dropped += 1;
+                    }
+                }
+                let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+                let mut kept = Vec::new();
+                test.keep(&m, &mut kept);
+                alive = Some(kept);
+                units.play(pos.turn(), &m);
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(
+            exact_moves >= 5000,
+            "only {exact_moves} moves judged exactly"
+        );
+        assert!(dropped >= 1000, "only {dropped} moves dropped");
     }
 }
