@@ -47,6 +47,27 @@ const MAX_KINDS: usize = 128;
 /// A set of blocker kinds, bit `k` for kind `k`.
 type Kinds = u128;
 
+/// King moves between two squares on an empty board, tabled: the filter
+/// and the move test ask for it once per picture.
+fn king_distance(a: Square, b: Square) -> u32 {
+    const TABLE: [[u8; 64]; 64] = {
+        let mut t = [[0; 64]; 64];
+        let mut a = 0usize;
+        while a < 64 {
+            let mut b = 0usize;
+            while b < 64 {
+                let files = (a % 8).abs_diff(b % 8);
+                let ranks = (a / 8).abs_diff(b / 8);
+                t[a][b] = if files > ranks { files } else { ranks } as u8;
+                b += 1;
+            }
+            a += 1;
+        }
+        t
+    };
+    u32::from(TABLE[a.to_usize()][b.to_usize()])
+}
+
 fn kinds_of(kinds: Kinds) -> impl Iterator<Item = usize> {
     let mut rest = kinds;
     std::iter::from_fn(move || {
@@ -364,7 +385,7 @@ impl Pictures {
         let mut blocks = BlackBlocks::new(t, pos);
         let mut keep = |index: u32| {
             let p = &self.all[index as usize];
-            let king = p.king.distance(black_king);
+            let king = king_distance(p.king, black_king);
             if king > black_moves + black_bonus / 2 {
                 return;
             }
@@ -551,7 +572,7 @@ impl MoveTest<'_> {
             }
             (Color::Black, Role::King) => {
                 for c in self.costs {
-                    let king = c.king_sq.distance(to);
+                    let king = king_distance(c.king_sq, to);
                     // The king's budget is never above Black's.
                     if king <= self.king_moves && u32::from(c.blocks) + king <= self.black_moves {
                         into.push(Costs {
@@ -1175,6 +1196,15 @@ mod tests {
     /// each move is kept by the move test with a picture the next position
     /// still reaches (the pictures it passes on, as the search does), and
     /// each position passes the move-count test with the plies it has left.
+    #[test]
+    fn king_distance_is_the_squares_distance() {
+        for a in Square::ALL {
+            for b in Square::ALL {
+                assert_eq!(king_distance(a, b), a.distance(b));
+            }
+        }
+    }
+
     #[test]
     fn corpus_solutions_are_never_pruned() {
         let rows = corpus();
