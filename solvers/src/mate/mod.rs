@@ -680,6 +680,20 @@ impl Solver {
                 None
             }
         };
+        // The pictures the diagram reaches, by length: each first move's
+        // test starts from those.
+        let lengths: Vec<u8> = (1..=plies).rev().step_by(2).collect();
+        let root_alive: Vec<Vec<Costs>> = match (&self.pictures, &units) {
+            (Some(pictures), Some(units)) => lengths
+                .iter()
+                .map(|&length| {
+                    let mut alive = Vec::new();
+                    pictures.filter(pos, units, length, None, &mut alive);
+                    alive
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         let (per_move, stopped) = self.split(&first, |solver, m| {
             let mut next = pos.clone();
             next.play_unchecked(*m);
@@ -689,12 +703,24 @@ impl Solver {
             });
             let mut path = vec![*m];
             let mut lines = Vec::new();
-            for length in (1..=plies).rev().step_by(2) {
-                let node = Node {
+            let mut kept = Vec::new();
+            for (l, &length) in lengths.iter().enumerate() {
+                let mut node = Node {
                     units: next_units.as_ref(),
                     alive: None,
                     exact: false,
                 };
+                // The last ply's child is judged by mate, not pictures.
+                if let (Some(pictures), Some(units), Some(alive), true) =
+                    (&solver.pictures, &units, root_alive.get(l), length >= 2)
+                {
+                    let mut test = pictures.move_test(pos, units, length, alive);
+                    node.exact = test.keep(m, &mut kept);
+                    if kept.is_empty() {
+                        continue;
+                    }
+                    node.alive = Some(&kept);
+                }
                 solver.help_lines(&next, length - 1, node, &mut path, &mut lines);
             }
             (lines, !solver.out_of_time)
