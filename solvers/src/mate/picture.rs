@@ -476,6 +476,8 @@ struct Blockers {
     /// make it cheaper (a harmless block is never cheaper than its plain
     /// square). Plain squares, then harmless blocks.
     by_cost: [[Bitboard; NEAR]; 2],
+    /// The largest such cost.
+    top: usize,
     /// The node's harmless kinds.
     harmless: Kinds,
     /// Kinds that every move may make cheaper: those whose blockers are
@@ -647,7 +649,7 @@ impl MoveTest<'_> {
         }
         let t = tables();
         let (mut plain, mut harmless) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        for d in 1..NEAR {
+        for d in 1..=b.top {
             let near = t.near(Color::Black, role, to, d - 1);
             plain |= near & b.by_cost[0][d];
             harmless |= near & b.by_cost[1][d];
@@ -665,6 +667,7 @@ impl MoveTest<'_> {
         let mut blockers = Blockers {
             led: [0; 16],
             by_cost: [[Bitboard::EMPTY; NEAR]; 2],
+            top: 0,
             harmless: kinds & !Kinds::from(u64::MAX),
             always: 0,
         };
@@ -687,7 +690,10 @@ impl MoveTest<'_> {
             };
             match usize::from(best) {
                 0 => {}
-                d if d < NEAR => blockers.by_cost[plain][d].add(sq),
+                d if d < NEAR => {
+                    blockers.by_cost[plain][d].add(sq);
+                    blockers.top = blockers.top.max(d);
+                }
                 _ => blockers.always |= 1 << k,
             }
         }
