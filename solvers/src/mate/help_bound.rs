@@ -192,8 +192,7 @@ impl Tables {
         final_role: Role,
         to: Square,
     ) -> u8 {
-        let i = (((color as usize) * 6 + role as usize - 1) * 64 + from.to_usize()) * 6 * 64;
-        self.state[i + (final_role as usize - 1) * 64 + to.to_usize()]
+        self.state_row(color, role, from)[(final_role as usize - 1) * 64 + to.to_usize()]
     }
 
     /// [`Tables::state_dist`] from `from` to every state, indexed

@@ -710,16 +710,17 @@ impl Solver {
                     alive: None,
                     exact: false,
                 };
+                let pictures = (&solver.pictures, &units, root_alive.get(l));
                 // The last ply's child is judged by mate, not pictures.
-                if let (Some(pictures), Some(units), Some(alive), true) =
-                    (&solver.pictures, &units, root_alive.get(l), length >= 2)
-                {
-                    let mut test = pictures.move_test(pos, units, length, alive);
-                    node.exact = test.keep(m, &mut kept);
-                    if kept.is_empty() {
-                        continue;
+                if let (Some(pictures), Some(units), Some(alive)) = pictures {
+                    if length >= 2 {
+                        let mut test = pictures.move_test(pos, units, length, alive);
+                        node.exact = test.keep(m, &mut kept);
+                        if kept.is_empty() {
+                            continue;
+                        }
+                        node.alive = Some(&kept);
                     }
-                    node.alive = Some(&kept);
                 }
                 solver.help_lines(&next, length - 1, node, &mut path, &mut lines);
             }
