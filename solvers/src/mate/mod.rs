@@ -709,6 +709,7 @@ impl Solver {
                     units: next_units.as_ref(),
                     alive: None,
                     exact: false,
+                    hash: None,
                 };
                 let pictures = (&solver.pictures, &units, root_alive.get(l));
                 // The last ply's child is judged by mate, not pictures.
@@ -794,8 +795,13 @@ impl Solver {
         }
         // White's last move is found faster than the table's cache miss,
         // and those entries would crowd out the costlier ones.
-        let hash = (left >= 2).then(|| pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0);
-        if hash.is_some_and(|h| self.shared.table.get(help_key(h, left)).is_some()) {
+        // A hash from the parent was probed there already.
+        let hash = (left >= 2).then(|| {
+            node.hash
+                .unwrap_or_else(|| pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0)
+        });
+        let probed = node.hash.is_some();
+        if !probed && hash.is_some_and(|h| self.shared.table.get(help_key(h, left)).is_some()) {
             self.stats.tt_hits += 1;
             if pictures.is_some() {
                 self.buffers[usize::from(left)] = buffers;
@@ -823,6 +829,18 @@ impl Solver {
                     continue;
                 }
             }
+            // A child the table knows fails is not even played: its hash
+            // follows from the move (when shakmaty can tell it cheaply).
+            let child_hash = hash
+                .filter(|_| left >= 3)
+                .and_then(|h| pos.update_zobrist_hash(Zobrist64(h), *m, EnPassantMode::Legal))
+                .map(|h| h.0);
+            if let Some(h) = child_hash {
+                if self.shared.table.get(help_key(h, left - 1)).is_some() {
+                    self.stats.tt_hits += 1;
+                    continue;
+                }
+            }
             let mut next = pos.clone();
             next.play_unchecked(*m);
             let next_units = pictures.as_ref().map(|(_, units)| {
@@ -834,6 +852,7 @@ impl Solver {
                 units: next_units.as_ref(),
                 alive: test.as_ref().map(|_| buffers.kept.as_slice()),
                 exact,
+                hash: child_hash,
             };
             path.push(*m);
             any |= self.help_lines(&next, left - 1, child, path, lines);
@@ -876,6 +895,9 @@ struct Node<'a> {
     /// Whether `alive` is exactly what the filter would find here, costs
     /// included (see [`picture::MoveTest::keep`]).
     exact: bool,
+    /// The position's hash, when the parent worked it out (and found it
+    /// missing from the table).
+    hash: Option<u64>,
 }
 
 /// Orders Black's replies checks first, then captures, keeping the order
