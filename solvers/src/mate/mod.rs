@@ -681,15 +681,18 @@ impl Solver {
             }
         };
         // The pictures the diagram reaches, by length: each first move's
-        // test starts from those.
+        // test starts from those. A first move that is the last ply is
+        // judged by mate, not pictures.
         let lengths: Vec<u8> = (1..=plies).rev().step_by(2).collect();
-        let root_alive: Vec<Vec<Costs>> = match (&self.pictures, &units) {
+        let root_alive: Vec<Option<Vec<Costs>>> = match (&self.pictures, &units) {
             (Some(pictures), Some(units)) => lengths
                 .iter()
                 .map(|&length| {
-                    let mut alive = Vec::new();
-                    pictures.filter(pos, units, length, None, &mut alive);
-                    alive
+                    (length >= 2).then(|| {
+                        let mut alive = Vec::new();
+                        pictures.filter(pos, units, length, None, &mut alive);
+                        alive
+                    })
                 })
                 .collect(),
             _ => Vec::new(),
@@ -711,17 +714,16 @@ impl Solver {
                     exact: false,
                     hash: None,
                 };
-                let pictures = (&solver.pictures, &units, root_alive.get(l));
-                // The last ply's child is judged by mate, not pictures.
-                if let (Some(pictures), Some(units), Some(alive)) = pictures {
-                    if length >= 2 {
-                        let mut test = pictures.move_test(pos, units, length, alive);
-                        node.exact = test.keep(m, &mut kept);
-                        if kept.is_empty() {
-                            continue;
-                        }
-                        node.alive = Some(&kept);
+                let alive = root_alive.get(l).and_then(Option::as_ref);
+                if let (Some(pictures), Some(units), Some(alive)) =
+                    (&solver.pictures, &units, alive)
+                {
+                    let mut test = pictures.move_test(pos, units, length, alive);
+                    node.exact = test.keep(m, &mut kept);
+                    if kept.is_empty() {
+                        continue;
                     }
+                    node.alive = Some(&kept);
                 }
                 solver.help_lines(&next, length - 1, node, &mut path, &mut lines);
             }
