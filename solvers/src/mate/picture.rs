@@ -898,6 +898,12 @@ impl Enumeration<'_, '_> {
         if !covered.contains(self.king) {
             return;
         }
+        // The covers are the units' on an empty board, but no named unit
+        // may stand between the checker and the king: in a real mate that
+        // line is empty, and the named units stand where the mate has them.
+        if (attacks::between(self.named[0].sq, self.king) & occupied).any() {
+            return;
+        }
         let blocked = self.flights & !covered;
         // A White unit on a flight must be guarded, not blocked by Black.
         if (blocked & occupied).any() {
