@@ -1203,11 +1203,6 @@ mod tests {
         }
     }
 
-    /// Admissibility on verified data: along every solution of every
-    /// helpmate in the corpus, each position keeps a reachable picture,
-    /// each move is kept by the move test with a picture the next position
-    /// still reaches (the pictures it passes on, as the search does), and
-    /// each position passes the move-count test with the plies it has left.
     #[test]
     fn king_distance_is_the_squares_distance() {
         for a in Square::ALL {
@@ -1217,6 +1212,26 @@ mod tests {
         }
     }
 
+    /// In a mate the line from the checker to the king is empty, so no
+    /// picture names a unit on it (Ewald's h#4, corpus hm122, had a bishop
+    /// checking through the square its rook was named on).
+    #[test]
+    fn no_named_unit_stands_on_the_check_line() {
+        let pos = position("1r6/7B/4k3/1p2n3/3b2p1/2p5/5RpP/6Kb b - - 0 1");
+        let (pictures, _) = Pictures::enumerate(&pos, 8).unwrap();
+        assert!(pictures.len() > 1000);
+        for p in &pictures.all {
+            let named = &p.named[..usize::from(p.n_named)];
+            let line = attacks::between(named[0].sq, p.king);
+            assert!(named.iter().all(|n| !line.contains(n.sq)), "{p:?}");
+        }
+    }
+
+    /// Admissibility on verified data: along every solution of every
+    /// helpmate in the corpus, each position keeps a reachable picture,
+    /// each move is kept by the move test with a picture the next position
+    /// still reaches (the pictures it passes on, as the search does), and
+    /// each position passes the move-count test with the plies it has left.
     #[test]
     fn corpus_solutions_are_never_pruned() {
         let rows = corpus();
