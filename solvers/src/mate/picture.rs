@@ -458,6 +458,8 @@ pub(crate) struct MoveTest<'a> {
     /// as asked).
     black: [(Role, Square); 16],
     n_black: usize,
+    /// Their squares.
+    black_on: Bitboard,
     best: [(u8, Square, u8); MAX_KINDS],
     /// Per blocker kind, its cheapest blocker's cost after the move under
     /// test (only the kinds it changes are read).
@@ -520,6 +522,7 @@ impl Pictures {
             king_moves: u32::from(child / 2) + black_bonus / 2,
             black,
             n_black,
+            black_on: board.black() & !board.kings(),
             best: [(UNKNOWN, Square::A1, UNKNOWN); MAX_KINDS],
             after: [0; MAX_KINDS],
         }
@@ -581,6 +584,32 @@ impl MoveTest<'_> {
                             king: king as u8,
                             ..*c
                         });
+                    }
+                }
+            }
+            (Color::Black, _) if self.black_moves == 0 => {
+                // Black's last move: every block must stand after it.
+                let t = tables();
+                let on = self.black_on.without(from).with(to);
+                let role_on = |sq: Square| match sq == to {
+                    true => Some(moved),
+                    false => self.black[..self.n_black]
+                        .iter()
+                        .find(|u| u.1 == sq && sq != from)
+                        .map(|u| u.0),
+                };
+                for c in self.costs {
+                    let plain = Bitboard(c.kinds as u64);
+                    if c.king != 0 || !(plain & !on).is_empty() {
+                        continue;
+                    }
+                    let harmless = c.kinds & !Kinds::from(u64::MAX);
+                    let stands = kinds_of(harmless).all(|k| {
+                        let sq = self.pictures.harmless[k - SQUARE_KINDS].sq;
+                        role_on(sq).is_some_and(|r| self.pictures.kind_dist(t, k, r, sq) == 0)
+                    });
+                    if stands {
+                        into.push(Costs { blocks: 0, ..*c });
                     }
                 }
             }
