@@ -434,9 +434,10 @@ pub(crate) struct Costs {
 /// Tests a node's moves before they are played: a move is dropped when the
 /// position after it reaches none of the node's pictures, which is what
 /// the filter there would find after the cost of playing the move. The
-/// test only looks at the moving unit, and where it cannot tell cheaply
-/// (castling, en passant, captures' effect on the other side) it keeps the
-/// move, so it never drops a move the filter would keep.
+/// test looks at the moving unit (and at the White unit a Black capture
+/// takes), and where it cannot tell cheaply (castling, en passant, White's
+/// captures' effect on Black's blocks) it keeps the move's pictures, so it
+/// never drops a move the filter would keep.
 pub(crate) struct MoveTest<'a> {
     pictures: &'a Pictures,
     units: &'a Units,
@@ -645,6 +646,13 @@ impl MoveTest<'_> {
                     }
                 }
             }
+        }
+        // A White unit Black takes is in no picture any more.
+        if let (Color::Black, Some(_)) = (self.turn, capture) {
+            let lost = 1u32
+                .checked_shl(u32::from(self.units.by_square[to.to_usize()]))
+                .unwrap_or(0);
+            into.retain(|c| c.named_ids & lost == 0);
         }
         capture.is_none() && !(self.rights && matches!(role, Role::King | Role::Rook))
     }
