@@ -211,6 +211,24 @@ impl Tables {
         self.near[index(color, role, from, Square::A1) / 64][d]
     }
 
+    /// Whether a White unit now `role` on `from` can neither pin nor
+    /// check a king on `king` within `moves`: a knight or a pawn that
+    /// cannot promote in time (a pawn cannot pin, a piece could) and
+    /// cannot reach a square attacking it.
+    pub(super) fn never_pins_nor_checks(
+        &self,
+        role: Role,
+        from: Square,
+        king: Square,
+        moves: u32,
+    ) -> bool {
+        let promotes = role == Role::Pawn
+            && u32::from(self.promote[(Color::White as usize) * 64 + from.to_usize()]) <= moves;
+        matches!(role, Role::Knight | Role::Pawn)
+            && !promotes
+            && u32::from(self.attack(Color::White, role, from, king)) > moves
+    }
+
     fn attack(&self, color: Color, role: Role, from: Square, target: Square) -> u8 {
         self.attack[index(color, role, from, target)]
     }

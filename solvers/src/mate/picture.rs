@@ -900,7 +900,7 @@ impl Enumeration<'_, '_> {
             return false;
         }
         if i == self.white.len() {
-            self.finish(covered, occupied);
+            self.finish(covered, occupied, cost);
             return self.out.len() <= MAX_PICTURES;
         }
         if !self.go(i + 1, covered, occupied, cost) {
@@ -931,7 +931,7 @@ impl Enumeration<'_, '_> {
         true
     }
 
-    fn finish(&mut self, covered: Bitboard, occupied: Bitboard) {
+    fn finish(&mut self, covered: Bitboard, occupied: Bitboard, cost: u32) {
         if !covered.contains(self.king) {
             return;
         }
@@ -952,7 +952,7 @@ impl Enumeration<'_, '_> {
         // With a sole check, each flight with the roles that may block it
         // without parrying the check.
         let mut harmless = [(Square::A1, 0u8); 8];
-        let sole = self.sole_check();
+        let sole = self.sole_check(cost);
         if let Some(check) = sole {
             for (slot, f) in harmless.iter_mut().zip(blocked) {
                 *slot = (f, harmless_roles(f, check, self.king));
@@ -1026,17 +1026,24 @@ impl Enumeration<'_, '_> {
         SQUARE_KINDS + self.harmless.len() - 1
     }
 
-    /// The checker's final state when the picture is the whole White
-    /// side (every White unit but the king named) and no other named unit
-    /// lines up with the Black king: then nothing White can pin a Black
-    /// blocker or give a second check, and a blocker that could parry the
-    /// check breaks the mate.
-    fn sole_check(&self) -> Option<Named> {
+    /// The checker's final state when every White unit but the king is
+    /// named or can neither pin nor check (see
+    /// [`Tables::never_pins_nor_checks`]) with the moves the named units,
+    /// costing `cost`, leave, and no other named unit lines up with the
+    /// Black king: then nothing White can pin a Black blocker or give a
+    /// second check, and a blocker that could parry the check breaks the
+    /// mate.
+    fn sole_check(&self, cost: u32) -> Option<Named> {
+        let t = self.black.t;
+        let spare = u32::from(self.white_moves) - cost;
         let all_named = self
             .white
             .iter()
             .filter(|&&(_, role, _)| role != Role::King)
-            .all(|&(id, _, _)| self.named.iter().any(|n| n.id == id));
+            .all(|&(id, role, from)| {
+                self.named.iter().any(|n| n.id == id)
+                    || t.never_pins_nor_checks(role, from, self.king, spare)
+            });
         let lined_up = self.named[1..].iter().any(|n| {
             n.role != Role::King && empty_attacks(Color::White, n.role, n.sq).contains(self.king)
         });
@@ -1246,6 +1253,39 @@ mod tests {
             for b in Square::ALL {
                 assert_eq!(king_distance(a, b), a.distance(b));
             }
+        }
+    }
+
+    /// A blocker that could parry the check does not count when the
+    /// units a picture leaves out can neither pin nor check: in hm122's
+    /// mate of the king on e6 by a bishop on b3 with a rook on f7, White's
+    /// h-pawn cannot reach a checking square in the two moves left, so
+    /// the knight on e5 (which would step between, to c4) blocks nothing.
+    #[test]
+    fn a_blocker_that_parries_does_not_count() {
+        let pos = position("1r6/7B/4k3/1p2n3/3b2p1/2p5/5RpP/6Kb b - - 0 1");
+        let (pictures, _) = Pictures::enumerate(&pos, 8).unwrap();
+        let family: Vec<&Picture> = pictures
+            .all
+            .iter()
+            .filter(|p| {
+                let named: Vec<(Role, Square)> = p.named[..usize::from(p.n_named)]
+                    .iter()
+                    .map(|n| (n.role, n.sq))
+                    .collect();
+                p.king == Square::E6
+                    && named == [(Role::Bishop, Square::B3), (Role::Rook, Square::F7)]
+            })
+            .collect();
+        assert!(!family.is_empty());
+        for p in family {
+            let e5: Vec<&HarmlessBlock> = kinds_of(p.kinds)
+                .filter_map(|k| k.checked_sub(SQUARE_KINDS))
+                .map(|h| &pictures.harmless[h])
+                .filter(|b| b.sq == Square::E5)
+                .collect();
+            assert_eq!(e5.len(), 1, "{p:?}");
+            assert_eq!(e5[0].roles & 1 << Role::Knight as usize, 0, "{p:?}");
         }
     }
 
