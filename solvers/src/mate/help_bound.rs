@@ -229,7 +229,7 @@ impl Tables {
             && u32::from(self.attack(Color::White, role, from, king)) > moves
     }
 
-    fn attack(&self, color: Color, role: Role, from: Square, target: Square) -> u8 {
+    pub(super) fn attack(&self, color: Color, role: Role, from: Square, target: Square) -> u8 {
         self.attack[index(color, role, from, target)]
     }
 

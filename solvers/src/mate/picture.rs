@@ -292,6 +292,7 @@ impl Pictures {
         let black_min = BlackBlocks::new(t, pos);
         let mut all = Vec::new();
         let mut harmless = Vec::new();
+        let mut block_rows = vec![None; 64 * HARMLESS_ROLES];
         let mut steps = 0;
         for king in Square::ALL {
             let kd = king.distance(black_king);
@@ -318,6 +319,7 @@ impl Pictures {
                 named: Vec::new(),
                 out: &mut all,
                 harmless: &mut harmless,
+                block_rows: &mut block_rows,
             };
             // The unit giving the mating check first, then the others in
             // order, each only where it covers something new.
@@ -889,7 +891,16 @@ struct Enumeration<'a, 'b> {
     out: &'a mut Vec<Picture>,
     /// The harmless blocker kinds so far (see [`Pictures::harmless`]).
     harmless: &'a mut Vec<HarmlessBlock>,
+    /// By flight and roles (`sq * HARMLESS_ROLES + roles`), each Black
+    /// unit's moves to block it in one of the roles, once asked for.
+    block_rows: &'a mut Vec<Option<BlockRow>>,
 }
+
+/// Role sets, as bits `1 << role as usize`.
+const HARMLESS_ROLES: usize = 1 << 7;
+
+/// Per Black unit (as in [`BlackBlocks::units`]), moves to fill a block.
+type BlockRow = [u8; 16];
 
 impl Enumeration<'_, '_> {
     /// Chooses, for unit `i` on, a final state or none; `false` once the
@@ -941,12 +952,17 @@ impl Enumeration<'_, '_> {
         if (attacks::between(self.named[0].sq, self.king) & occupied).any() {
             return;
         }
+        // A White unit on a flight must be guarded, not blocked by Black,
+        // and each block takes a Black unit. More blocks only fail sooner,
+        // so the occluded flights are looked for after a first test.
+        let hopeless =
+            |blocked: Bitboard| (blocked & occupied).any() || blocked.count() > self.black.n_units;
         let blocked = self.flights & !covered;
-        // A White unit on a flight must be guarded, not blocked by Black.
-        if (blocked & occupied).any() {
+        if hopeless(blocked) {
             return;
         }
-        if blocked.count() > self.black.n_units {
+        let blocked = blocked | self.occluded(occupied, cost);
+        if hopeless(blocked) {
             return;
         }
         // With a sole check, each flight with the roles that may block it
@@ -1004,6 +1020,49 @@ impl Enumeration<'_, '_> {
         });
     }
 
+    /// The flights the named units cover on an empty board but not once
+    /// they stand on `occupied` (the named units' squares; the covers go
+    /// through the king), leaving out those a unit the picture does not
+    /// name could still cover with the moves the named ones, costing
+    /// `cost`, leave. In a mate no unit covers those: the named units'
+    /// rays stop at the named squares, and a unit left out would need
+    /// more moves than there are.
+    fn occluded(&self, occupied: Bitboard, cost: u32) -> Bitboard {
+        // Only a slider's ray can stop short.
+        let stops = |n: &Named| {
+            is_slider(n.role) && (empty_attacks(Color::White, n.role, n.sq) & occupied).any()
+        };
+        if !self.named.iter().any(stops) {
+            return Bitboard::EMPTY;
+        }
+        let mut real = Bitboard::EMPTY;
+        for n in &self.named {
+            let piece = shakmaty::Piece {
+                color: Color::White,
+                role: n.role,
+            };
+            real |= attacks::attacks(n.sq, piece, occupied);
+        }
+        let occluded = self.flights & !real;
+        if occluded.is_empty() {
+            return occluded;
+        }
+        let t = self.black.t;
+        let spare = u32::from(self.white_moves) - cost;
+        let left_out = self
+            .white
+            .iter()
+            .filter(|&&(id, _, _)| self.named.iter().all(|n| n.id != id));
+        occluded
+            .into_iter()
+            .filter(|&f| {
+                !left_out.clone().any(|&(_, role, from)| {
+                    u32::from(t.attack(Color::White, role, from, f)) <= spare
+                })
+            })
+            .collect()
+    }
+
     /// The kind of a block on `f` by one of `roles`: a harmless block, or
     /// the plain square once there are too many kinds.
     fn harmless_kind(&mut self, f: Square, roles: u8) -> usize {
@@ -1053,18 +1112,20 @@ impl Enumeration<'_, '_> {
     /// Whether distinct Black units can stand on every square of
     /// `blocks` within the spare moves, each in one of the roles given
     /// with its square.
-    fn harmless_blocks_fit(&self, blocks: &[(Square, u8)]) -> bool {
-        let units = self.black.units();
-        let costs: Vec<Vec<u8>> = blocks
-            .iter()
-            .map(|&(f, roles)| {
-                units
-                    .iter()
-                    .map(|&(role, from)| block_dist(self.black.t, role, from, f, roles))
-                    .collect()
-            })
-            .collect();
-        cheapest_assignment(&costs, 0, 0, u32::from(self.spare))
+    fn harmless_blocks_fit(&mut self, blocks: &[(Square, u8)]) -> bool {
+        let mut costs = [[FAR; 16]; 8];
+        for (row, &(f, roles)) in costs.iter_mut().zip(blocks) {
+            *row = *self.block_rows[f.to_usize() * HARMLESS_ROLES + usize::from(roles)]
+                .get_or_insert_with(|| {
+                    let mut row = [FAR; 16];
+                    for (c, &(role, from)) in row.iter_mut().zip(self.black.units()) {
+                        *c = block_dist(self.black.t, role, from, f, roles);
+                    }
+                    row
+                });
+        }
+        let n = self.black.n_units;
+        cheapest_assignment(&costs[..blocks.len()], n, 0, 0, u32::from(self.spare))
     }
 }
 
@@ -1161,16 +1222,17 @@ fn parries(role: Role, f: Square, check: Named, king: Square) -> bool {
         .any(unobstructed)
 }
 
-/// Whether `costs[i][u]` (square `i` filled by unit `u`) admits distinct
-/// units for squares `i..` within `budget`, units in `used` taken.
-fn cheapest_assignment(costs: &[Vec<u8>], i: usize, used: u32, budget: u32) -> bool {
+/// Whether `costs[i][u]` (square `i` filled by unit `u`, of `units`)
+/// admits distinct units for squares `i..` within `budget`, units in
+/// `used` taken.
+fn cheapest_assignment(costs: &[BlockRow], units: usize, i: usize, used: u32, budget: u32) -> bool {
     let Some(row) = costs.get(i) else {
         return true;
     };
-    row.iter().enumerate().any(|(u, &c)| {
+    row[..units].iter().enumerate().any(|(u, &c)| {
         used & 1 << u == 0
             && u32::from(c) <= budget
-            && cheapest_assignment(costs, i + 1, used | 1 << u, budget - u32::from(c))
+            && cheapest_assignment(costs, units, i + 1, used | 1 << u, budget - u32::from(c))
     })
 }
 
@@ -1286,6 +1348,41 @@ mod tests {
                 .collect();
             assert_eq!(e5.len(), 1, "{p:?}");
             assert_eq!(e5[0].roles & 1 << Role::Knight as usize, 0, "{p:?}");
+        }
+    }
+
+    /// A ray stops at a named unit: in hm122's mate of the king on f4 by
+    /// a rook on f5 (guarded by a bishop on g6, the White king on f2),
+    /// the bishop's diagonal to e4 runs through the rook, and no White
+    /// unit left out can reach e4 in time, so e4 must be blocked.
+    #[test]
+    fn a_named_unit_stops_the_rays_through_it() {
+        let pos = position("1r6/7B/4k3/1p2n3/3b2p1/2p5/5RpP/6Kb b - - 0 1");
+        let (pictures, _) = Pictures::enumerate(&pos, 8).unwrap();
+        let family: Vec<&Picture> = pictures
+            .all
+            .iter()
+            .filter(|p| {
+                let named: Vec<(Role, Square)> = p.named[..usize::from(p.n_named)]
+                    .iter()
+                    .map(|n| (n.role, n.sq))
+                    .collect();
+                p.king == Square::F4
+                    && named
+                        == [
+                            (Role::Rook, Square::F5),
+                            (Role::King, Square::F2),
+                            (Role::Bishop, Square::G6),
+                        ]
+            })
+            .collect();
+        assert!(!family.is_empty());
+        for p in family {
+            let mut blocked = kinds_of(p.kinds).map(|k| match k.checked_sub(SQUARE_KINDS) {
+                None => Square::new(k as u32),
+                Some(h) => pictures.harmless[h].sq,
+            });
+            assert!(blocked.any(|sq| sq == Square::E4), "{p:?}");
         }
     }
 
