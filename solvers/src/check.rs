@@ -197,6 +197,57 @@ pub fn checking_moves(pos: &Chess, info: &CheckInfo) -> MoveList {
     moves
 }
 
+/// Whether the side to move is checkmated, as `pos.is_checkmate()` but
+/// without generating every legal move: a king step out of check, then
+/// (in single check) a capture of the checker or a step between by a
+/// unit that is not pinned. Positions with an en passant capture, which
+/// may do either in unusual ways, are left to shakmaty.
+pub fn is_checkmate(pos: &Chess) -> bool {
+    let checkers = pos.checkers();
+    if checkers.is_empty() {
+        return false;
+    }
+    let board = pos.board();
+    let turn = pos.turn();
+    let Some(king) = board.king_of(turn) else {
+        return pos.is_checkmate();
+    };
+    if pos.ep_square(EnPassantMode::Legal).is_some() {
+        return pos.is_checkmate();
+    }
+    let ours = board.by_color(turn);
+    let occupied = board.occupied();
+    let without_king = occupied.without(king);
+    let flight = attacks::king_attacks(king) & !ours;
+    if flight
+        .into_iter()
+        .any(|to| board.attacks_to(to, !turn, without_king).is_empty())
+    {
+        return false;
+    }
+    let Some(checker) = checkers.single_square() else {
+        return true;
+    };
+    let free = ours & !board.kings() & !(lone_blockers(pos, !turn, king) & ours);
+    if (board.attacks_to(checker, turn, occupied) & free).any() {
+        return false;
+    }
+    let pawns = free & board.pawns();
+    let back = |sq: Square| sq.offset(if turn.is_white() { -8 } else { 8 });
+    !attacks::between(checker, king).into_iter().any(|to| {
+        let pieces = board.attacks_to(to, turn, occupied) & free & !board.pawns();
+        let one = back(to);
+        let pushes = one.is_some_and(|one| pawns.contains(one))
+            || one
+                .filter(|&one| !occupied.contains(one))
+                .and_then(back)
+                .is_some_and(|two| {
+                    pawns.contains(two) && two.rank() == turn.relative_rank(shakmaty::Rank::Second)
+                });
+        pieces.any() || pushes
+    })
+}
+
 /// Units standing alone between one of `snipers`' sliders and `king`
 /// (of either colour): ours pinned when the snipers are theirs, ours
 /// discovering check when the snipers are ours.
@@ -301,8 +352,29 @@ mod tests {
         );
     }
 
+    /// `is_checkmate` agrees with shakmaty after every checking move;
+    /// returns how many of those mate.
+    fn assert_same_mates(pos: &Chess) -> usize {
+        let info = CheckInfo::new(pos).unwrap();
+        let mut mates = 0;
+        for m in checking_moves(pos, &info) {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let mate = after.is_checkmate();
+            assert_eq!(
+                is_checkmate(&after),
+                mate,
+                "{}",
+                Fen::from_position(&after, EnPassantMode::Legal)
+            );
+            mates += usize::from(mate);
+        }
+        mates
+    }
+
     /// Random games from positions full of pins, discoveries, promotions,
-    /// castling and en passant: the generator agrees at every node.
+    /// castling and en passant: the generator and the mate test agree at
+    /// every node.
     #[test]
     fn checking_moves_agree_along_random_games() {
         let fens = [
@@ -311,14 +383,20 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "n2B4/8/8/3p4/pp1Pk2b/2p2prp/6Pq/R3KnN1 b Q - 0 1",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // Mate problems of the corpus (hm122, hm115, dm040).
+            "1r6/7B/4k3/1p2n3/3b2p1/2p5/5RpP/6Kb b - - 0 1",
+            "B1k5/1bp5/8/8/3r4/8/2q2p1r/5Kn1 b - - 0 1",
+            "4k3/1pp2pp1/8/b1B1pB1R/r7/pp4N1/4K3/R7 w - - 0 1",
         ];
         let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut mates = 0;
         for fen in fens {
             let start = position(fen);
             for _ in 0..40 {
                 let mut pos = start.clone();
                 for _ in 0..60 {
                     assert_same_checks(&pos);
+                    mates += assert_same_mates(&pos);
                     let moves = pos.legal_moves();
                     if moves.is_empty() {
                         break;
@@ -330,5 +408,6 @@ mod tests {
                 }
             }
         }
+        assert!(mates > 100, "{mates} mates");
     }
 }

@@ -17,7 +17,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
-use crate::check::{checking_moves, gives_check, CheckInfo};
+use crate::check::{checking_moves, gives_check, is_checkmate, CheckInfo};
 use crate::search::{payload, Table};
 use crate::stipulation::Stipulation;
 use picture::{Costs, Pictures, Units};
@@ -524,14 +524,15 @@ impl Solver {
         if self.tick() {
             return ControlFlow::Break(false);
         }
+        // At White's last move only mate counts: no need for the replies.
+        if genre == Genre::Direct && k <= 1 {
+            return ControlFlow::Break(is_checkmate(pos));
+        }
         let mut replies = pos.legal_moves();
         if replies.is_empty() {
             // Black mated is the direct goal; stalemate or mate of Black
             // fails a selfmate.
             return ControlFlow::Break(genre == Genre::Direct && pos.is_check());
-        }
-        if genre == Genre::Direct && k <= 1 {
-            return ControlFlow::Break(false);
         }
         let info = CheckInfo::new(pos);
         if genre == Genre::Self_ && k <= 1 {
@@ -543,7 +544,7 @@ impl Solver {
                     && replies.iter().all(|b| {
                         let mut next = pos.clone();
                         next.play_unchecked(*b);
-                        next.is_checkmate()
+                        is_checkmate(&next)
                     }),
             );
         }
@@ -571,7 +572,7 @@ impl Solver {
             Genre::Direct => self.attack_wins(&next, k - 1, genre),
             Genre::Self_ => {
                 let check = info.is_none_or(|info| gives_check(pos, info, b));
-                (check && next.is_checkmate()) || self.attack_wins(&next, k - 1, genre)
+                (check && is_checkmate(&next)) || self.attack_wins(&next, k - 1, genre)
             }
         }
     }
@@ -753,7 +754,7 @@ impl Solver {
         lines: &mut Vec<Vec<Move>>,
     ) -> bool {
         if left == 0 {
-            let mated = pos.turn().is_black() && pos.is_checkmate();
+            let mated = pos.turn().is_black() && is_checkmate(pos);
             if mated {
                 lines.push(path.clone());
             }
