@@ -108,21 +108,22 @@ pub fn gives_check(pos: &Chess, info: &CheckInfo, m: &Move) -> bool {
 /// Every legal move of the side to move that gives check: the moves of
 /// `legal_moves()` that [`gives_check`] accepts, generated from the check
 /// squares and the discovering units instead of from every move (the last
-/// move of a mate search is where most of its nodes are).
-pub fn checking_moves(pos: &Chess, info: &CheckInfo) -> MoveList {
+/// move of a mate search is where most of its nodes are). Into `moves`,
+/// which it clears: a list returned by value would be copied whole.
+pub fn checking_moves(pos: &Chess, info: &CheckInfo, moves: &mut MoveList) {
+    moves.clear();
     let board = pos.board();
     let turn = pos.turn();
     let Some(our_king) = board.king_of(turn).filter(|_| !pos.is_check()) else {
         // Evasions are few and rare at the last move: filter them.
-        let mut moves = pos.legal_moves();
+        moves.extend(pos.legal_moves());
         moves.retain(|m| gives_check(pos, info, m));
-        return moves;
+        return;
     };
     let ours = board.by_color(turn);
     let theirs = board.by_color(!turn);
     let occupied = board.occupied();
     let pinned = lone_blockers(pos, !turn, our_king) & ours;
-    let mut moves = MoveList::new();
     for from in ours & !board.kings() {
         let Some(role) = board.role_at(from) else {
             continue;
@@ -184,6 +185,9 @@ pub fn checking_moves(pos: &Chess, info: &CheckInfo) -> MoveList {
     }
     if pos.castles().has_color(turn) {
         for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if !pos.castles().has(turn, side) {
+                continue;
+            }
             let mut castles = pos.castling_moves(side);
             castles.retain(|m| gives_check(pos, info, m));
             moves.extend(castles);
@@ -194,7 +198,6 @@ pub fn checking_moves(pos: &Chess, info: &CheckInfo) -> MoveList {
         captures.retain(|m| gives_check(pos, info, m));
         moves.extend(captures);
     }
-    moves
 }
 
 /// Whether the side to move is checkmated, as `pos.is_checkmate()` but
@@ -341,7 +344,9 @@ mod tests {
             })
             .map(key)
             .collect();
-        let mut got: Vec<String> = checking_moves(pos, &info).iter().map(key).collect();
+        let mut moves = MoveList::new();
+        checking_moves(pos, &info, &mut moves);
+        let mut got: Vec<String> = moves.iter().map(key).collect();
         want.sort();
         got.sort();
         assert_eq!(
@@ -357,7 +362,9 @@ mod tests {
     fn assert_same_mates(pos: &Chess) -> usize {
         let info = CheckInfo::new(pos).unwrap();
         let mut mates = 0;
-        for m in checking_moves(pos, &info) {
+        let mut moves = MoveList::new();
+        checking_moves(pos, &info, &mut moves);
+        for m in moves {
             let mut after = pos.clone();
             after.play_unchecked(m);
             let mate = after.is_checkmate();

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
 use crate::check::{checking_moves, gives_check, is_checkmate, CheckInfo};
 use crate::search::{payload, Table};
@@ -630,10 +630,11 @@ impl Solver {
     fn attack_moves_win(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
         // Only a checking move can mate.
         let last = genre == Genre::Direct && k == 1;
-        let mut moves = match last.then(|| CheckInfo::new(pos)).flatten() {
-            Some(info) => checking_moves(pos, &info),
-            None => pos.legal_moves(),
-        };
+        let mut moves = MoveList::new();
+        match last.then(|| CheckInfo::new(pos)).flatten() {
+            Some(info) => checking_moves(pos, &info, &mut moves),
+            None => moves = pos.legal_moves(),
+        }
         promote(&mut moves, self.killer_attack[usize::from(k)]);
         for m in &moves {
             let mut next = pos.clone();
@@ -812,10 +813,11 @@ impl Solver {
             return false;
         }
         // White's mating move must give check.
-        let moves = match (left == 1).then(|| CheckInfo::new(pos)).flatten() {
-            Some(info) => checking_moves(pos, &info),
-            None => pos.legal_moves(),
-        };
+        let mut moves = MoveList::new();
+        match (left == 1).then(|| CheckInfo::new(pos)).flatten() {
+            Some(info) => checking_moves(pos, &info, &mut moves),
+            None => moves = pos.legal_moves(),
+        }
         // Most moves lose every picture; finding that out before playing
         // them saves the copies, and the child filters only the pictures
         // the move may keep. The last ply's children are judged by mate.
