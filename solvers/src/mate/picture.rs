@@ -1318,6 +1318,26 @@ mod tests {
         }
     }
 
+    /// Ewald's h#4 (corpus hm122).
+    const HM122: &str = "1r6/7B/4k3/1p2n3/3b2p1/2p5/5RpP/6Kb b - - 0 1";
+
+    /// hm122's pictures, and those of them with the Black king on `king`
+    /// and the named units `named` (the checker first).
+    fn hm122_pictures(king: Square, named: &[(Role, Square)]) -> (Pictures, Vec<Picture>) {
+        let (pictures, _) = Pictures::enumerate(&position(HM122), 8).unwrap();
+        let family: Vec<Picture> = pictures
+            .all
+            .iter()
+            .filter(|p| {
+                let units = p.named[..usize::from(p.n_named)].iter();
+                p.king == king && units.map(|n| (n.role, n.sq)).eq(named.iter().copied())
+            })
+            .copied()
+            .collect();
+        assert!(!family.is_empty());
+        (pictures, family)
+    }
+
     /// A blocker that could parry the check does not count when the
     /// units a picture leaves out can neither pin nor check: in hm122's
     /// mate of the king on e6 by a bishop on b3 with a rook on f7, White's
@@ -1325,21 +1345,8 @@ mod tests {
     /// the knight on e5 (which would step between, to c4) blocks nothing.
     #[test]
     fn a_blocker_that_parries_does_not_count() {
-        let pos = position("1r6/7B/4k3/1p2n3/3b2p1/2p5/5RpP/6Kb b - - 0 1");
-        let (pictures, _) = Pictures::enumerate(&pos, 8).unwrap();
-        let family: Vec<&Picture> = pictures
-            .all
-            .iter()
-            .filter(|p| {
-                let named: Vec<(Role, Square)> = p.named[..usize::from(p.n_named)]
-                    .iter()
-                    .map(|n| (n.role, n.sq))
-                    .collect();
-                p.king == Square::E6
-                    && named == [(Role::Bishop, Square::B3), (Role::Rook, Square::F7)]
-            })
-            .collect();
-        assert!(!family.is_empty());
+        let named = [(Role::Bishop, Square::B3), (Role::Rook, Square::F7)];
+        let (pictures, family) = hm122_pictures(Square::E6, &named);
         for p in family {
             let e5: Vec<&HarmlessBlock> = kinds_of(p.kinds)
                 .filter_map(|k| k.checked_sub(SQUARE_KINDS))
@@ -1357,26 +1364,12 @@ mod tests {
     /// unit left out can reach e4 in time, so e4 must be blocked.
     #[test]
     fn a_named_unit_stops_the_rays_through_it() {
-        let pos = position("1r6/7B/4k3/1p2n3/3b2p1/2p5/5RpP/6Kb b - - 0 1");
-        let (pictures, _) = Pictures::enumerate(&pos, 8).unwrap();
-        let family: Vec<&Picture> = pictures
-            .all
-            .iter()
-            .filter(|p| {
-                let named: Vec<(Role, Square)> = p.named[..usize::from(p.n_named)]
-                    .iter()
-                    .map(|n| (n.role, n.sq))
-                    .collect();
-                p.king == Square::F4
-                    && named
-                        == [
-                            (Role::Rook, Square::F5),
-                            (Role::King, Square::F2),
-                            (Role::Bishop, Square::G6),
-                        ]
-            })
-            .collect();
-        assert!(!family.is_empty());
+        let named = [
+            (Role::Rook, Square::F5),
+            (Role::King, Square::F2),
+            (Role::Bishop, Square::G6),
+        ];
+        let (pictures, family) = hm122_pictures(Square::F4, &named);
         for p in family {
             let mut blocked = kinds_of(p.kinds).map(|k| match k.checked_sub(SQUARE_KINDS) {
                 None => Square::new(k as u32),
@@ -1387,12 +1380,11 @@ mod tests {
     }
 
     /// In a mate the line from the checker to the king is empty, so no
-    /// picture names a unit on it (Ewald's h#4, corpus hm122, had a bishop
-    /// checking through the square its rook was named on).
+    /// picture names a unit on it (hm122 had a bishop checking through the
+    /// square its rook was named on).
     #[test]
     fn no_named_unit_stands_on_the_check_line() {
-        let pos = position("1r6/7B/4k3/1p2n3/3b2p1/2p5/5RpP/6Kb b - - 0 1");
-        let (pictures, _) = Pictures::enumerate(&pos, 8).unwrap();
+        let (pictures, _) = Pictures::enumerate(&position(HM122), 8).unwrap();
         assert!(pictures.len() > 1000);
         for p in &pictures.all {
             let named = &p.named[..usize::from(p.n_named)];
