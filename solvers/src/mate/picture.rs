@@ -594,11 +594,12 @@ impl MoveTest<'_> {
                 // Black's last move: every block must stand after it.
                 let t = tables();
                 let on = self.black_on.without(from).with(to);
-                let role_on = |sq: Square| match sq == to {
-                    true => Some(moved),
-                    false => self.black[..self.n_black]
+                let role_on = |sq: Square| match sq {
+                    _ if sq == to => Some(moved),
+                    _ if sq == from => None,
+                    _ => self.black[..self.n_black]
                         .iter()
-                        .find(|u| u.1 == sq && sq != from)
+                        .find(|u| u.1 == sq)
                         .map(|u| u.0),
                 };
                 for c in self.costs {
@@ -961,14 +962,16 @@ impl Enumeration<'_, '_> {
         if hopeless(blocked) {
             return;
         }
-        let blocked = blocked | self.occluded(occupied, cost);
+        // The moves the named units leave to those the picture leaves out.
+        let spare = u32::from(self.white_moves) - cost;
+        let blocked = blocked | self.occluded(occupied, spare);
         if hopeless(blocked) {
             return;
         }
         // With a sole check, each flight with the roles that may block it
         // without parrying the check.
         let mut harmless = [(Square::A1, 0u8); 8];
-        let sole = self.sole_check(cost);
+        let sole = self.sole_check(spare);
         if let Some(check) = sole {
             for (slot, f) in harmless.iter_mut().zip(blocked) {
                 *slot = (f, harmless_roles(f, check, self.king));
@@ -1023,11 +1026,10 @@ impl Enumeration<'_, '_> {
     /// The flights the named units cover on an empty board but not once
     /// they stand on `occupied` (the named units' squares; the covers go
     /// through the king), leaving out those a unit the picture does not
-    /// name could still cover with the moves the named ones, costing
-    /// `cost`, leave. In a mate no unit covers those: the named units'
-    /// rays stop at the named squares, and a unit left out would need
-    /// more moves than there are.
-    fn occluded(&self, occupied: Bitboard, cost: u32) -> Bitboard {
+    /// name could still cover within its `spare` moves. In a mate no unit
+    /// covers those: the named units' rays stop at the named squares, and
+    /// a unit left out would need more moves than there are.
+    fn occluded(&self, occupied: Bitboard, spare: u32) -> Bitboard {
         // Only a slider's ray can stop short.
         let stops = |n: &Named| {
             is_slider(n.role) && (empty_attacks(Color::White, n.role, n.sq) & occupied).any()
@@ -1048,7 +1050,6 @@ impl Enumeration<'_, '_> {
             return occluded;
         }
         let t = self.black.t;
-        let spare = u32::from(self.white_moves) - cost;
         let left_out = self
             .white
             .iter()
@@ -1087,14 +1088,12 @@ impl Enumeration<'_, '_> {
 
     /// The checker's final state when every White unit but the king is
     /// named or can neither pin nor check (see
-    /// [`Tables::never_pins_nor_checks`]) with the moves the named units,
-    /// costing `cost`, leave, and no other named unit lines up with the
-    /// Black king: then nothing White can pin a Black blocker or give a
-    /// second check, and a blocker that could parry the check breaks the
-    /// mate.
-    fn sole_check(&self, cost: u32) -> Option<Named> {
+    /// [`Tables::never_pins_nor_checks`]) within the `spare` moves the
+    /// named units leave, and no other named unit lines up with the Black
+    /// king: then nothing White can pin a Black blocker or give a second
+    /// check, and a blocker that could parry the check breaks the mate.
+    fn sole_check(&self, spare: u32) -> Option<Named> {
         let t = self.black.t;
-        let spare = u32::from(self.white_moves) - cost;
         let all_named = self
             .white
             .iter()
