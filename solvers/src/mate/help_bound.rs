@@ -229,6 +229,7 @@ impl Tables {
             && u32::from(self.attack(Color::White, role, from, king)) > moves
     }
 
+    /// Moves for a unit to stand where it attacks `target`.
     pub(super) fn attack(&self, color: Color, role: Role, from: Square, target: Square) -> u8 {
         self.attack[index(color, role, from, target)]
     }
