@@ -222,11 +222,15 @@ impl Tables {
         king: Square,
         moves: u32,
     ) -> bool {
-        let promotes = role == Role::Pawn
-            && u32::from(self.promote[(Color::White as usize) * 64 + from.to_usize()]) <= moves;
+        let promotes = role == Role::Pawn && u32::from(self.promote(Color::White, from)) <= moves;
         matches!(role, Role::Knight | Role::Pawn)
             && !promotes
             && u32::from(self.attack(Color::White, role, from, king)) > moves
+    }
+
+    /// Moves for a pawn of `color` on `from` to reach its promotion rank.
+    fn promote(&self, color: Color, from: Square) -> u8 {
+        self.promote[(color as usize) * 64 + from.to_usize()]
     }
 
     /// Moves for a unit to stand where it attacks `target`.
@@ -241,7 +245,7 @@ impl Tables {
         match u.role {
             Role::King => FAR,
             Role::Bishop | Role::Rook | Role::Queen => self.attack(color, u.role, u.sq, king),
-            Role::Pawn if self.promote[(color as usize) * 64 + u.sq.to_usize()] <= moves => {
+            Role::Pawn if self.promote(color, u.sq) <= moves => {
                 self.attack(color, u.role, u.sq, king)
             }
             Role::Knight | Role::Pawn => self.check[index(color, u.role, u.sq, king)],
@@ -252,7 +256,7 @@ impl Tables {
     /// at most `moves` moves (a pawn may have promoted by then).
     fn cover(&self, color: Color, role: Role, from: Square, king: Square, moves: u8) -> u8 {
         let own = self.cover[cover_index(color, role, king)];
-        if role == Role::Pawn && self.promote[(color as usize) * 64 + from.to_usize()] <= moves {
+        if role == Role::Pawn && self.promote(color, from) <= moves {
             [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
                 .into_iter()
                 .map(|r| self.cover[cover_index(color, r, king)])

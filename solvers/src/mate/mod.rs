@@ -631,10 +631,7 @@ impl Solver {
         // Only a checking move can mate.
         let last = genre == Genre::Direct && k == 1;
         let mut moves = MoveList::new();
-        match last.then(|| CheckInfo::new(pos)).flatten() {
-            Some(info) => checking_moves(pos, &info, &mut moves),
-            None => moves = pos.legal_moves(),
-        }
+        candidate_moves(pos, last, &mut moves);
         promote(&mut moves, self.killer_attack[usize::from(k)]);
         for m in &moves {
             let mut next = pos.clone();
@@ -814,10 +811,7 @@ impl Solver {
         }
         // White's mating move must give check.
         let mut moves = MoveList::new();
-        match (left == 1).then(|| CheckInfo::new(pos)).flatten() {
-            Some(info) => checking_moves(pos, &info, &mut moves),
-            None => moves = pos.legal_moves(),
-        }
+        candidate_moves(pos, left == 1, &mut moves);
         // Most moves lose every picture; finding that out before playing
         // them saves the copies, and the child filters only the pictures
         // the move may keep. The last ply's children are judged by mate.
@@ -903,6 +897,15 @@ struct Node<'a> {
     /// The position's hash, when the parent worked it out (and found it
     /// missing from the table).
     hash: Option<u64>,
+}
+
+/// The moves worth trying from `pos`, into `moves`: only the checking ones
+/// when the move must mate (`mates`), else every legal move.
+fn candidate_moves(pos: &Chess, mates: bool, moves: &mut MoveList) {
+    match mates.then(|| CheckInfo::new(pos)).flatten() {
+        Some(info) => checking_moves(pos, &info, moves),
+        None => *moves = pos.legal_moves(),
+    }
 }
 
 /// Orders Black's replies checks first, then captures, keeping the order

@@ -290,6 +290,7 @@ impl Pictures {
             })
             .collect();
         let black_min = BlackBlocks::new(t, pos);
+        let cheapest = black_min.cheapest_by_square();
         let mut all = Vec::new();
         let mut harmless = Vec::new();
         let mut block_rows = vec![None; 64 * HARMLESS_ROLES];
@@ -314,6 +315,7 @@ impl Pictures {
                 white_moves,
                 spare,
                 black: &black_min,
+                cheapest: &cheapest,
                 checker: 0,
                 steps,
                 named: Vec::new(),
@@ -847,6 +849,17 @@ impl<'a> BlackBlocks<'a> {
         &self.units[..self.n_units]
     }
 
+    /// Per square, its cheapest blocker's moves to stand there.
+    fn cheapest_by_square(&self) -> [u8; 64] {
+        Square::ALL.map(|f| {
+            self.units()
+                .iter()
+                .map(|&(r, sq)| self.t.reach(Color::Black, r, sq, f))
+                .min()
+                .unwrap_or(FAR)
+        })
+    }
+
     fn cost(&mut self, pictures: &Pictures, k: usize) -> u8 {
         if self.cost[k] == UNKNOWN {
             self.cost[k] = self
@@ -885,6 +898,8 @@ struct Enumeration<'a, 'b> {
     white_moves: u8,
     spare: u8,
     black: &'a BlackBlocks<'b>,
+    /// [`BlackBlocks::cheapest_by_square`].
+    cheapest: &'a [u8; 64],
     /// The unit giving check (already named first).
     checker: usize,
     steps: u32,
@@ -983,15 +998,7 @@ impl Enumeration<'_, '_> {
             None => {
                 let block_cost: u32 = blocked
                     .into_iter()
-                    .map(|f| {
-                        self.black
-                            .units()
-                            .iter()
-                            .map(|&(r, sq)| self.black.t.reach(Color::Black, r, sq, f))
-                            .min()
-                            .unwrap_or(FAR)
-                    })
-                    .map(u32::from)
+                    .map(|f| u32::from(self.cheapest[f.to_usize()]))
                     .sum();
                 block_cost <= u32::from(self.spare)
             }
