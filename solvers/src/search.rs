@@ -30,7 +30,11 @@ impl Table {
     pub fn with_log2_slots(log2_slots: u32) -> Table {
         let slots = 1usize << log2_slots.clamp(1, 40);
         Table {
-            words: (0..2 * slots).map(|_| AtomicU64::new(0)).collect(),
+            // Zeroed by the allocator: the pages come from the system
+            // already zero and are only touched when a probe first reaches
+            // them, so a small search in a large table does not pay for
+            // writing it all.
+            words: bytemuck::zeroed_slice_box(2 * slots),
             mask: slots - 1,
         }
     }

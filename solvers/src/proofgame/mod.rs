@@ -261,15 +261,16 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
         options.progress,
         options.sync_depth,
     );
-    let feasible_at = |goal: Goal, offset: u32, l: u32| {
-        l >= offset && Worker::new(&shared, goal, false).feasible(&start, l - offset)
+    // One small worker per goal for the static tests, kept for every
+    // length: a diagram in check may have over a hundred goals.
+    let mut probes: Vec<Worker> = goals.iter().map(|g| Worker::probe(&shared, *g)).collect();
+    let mut feasible_at = |i: usize, l: u32| {
+        let offset = targets[i].offset;
+        l >= offset && probes[i].feasible(&start, l - offset)
     };
-    let least = (0..=plies).filter(|l| l % 2 == plies % 2).find(|&l| {
-        goals
-            .iter()
-            .zip(&targets)
-            .any(|(g, t)| feasible_at(*g, t.offset, l))
-    });
+    let least = (0..=plies)
+        .filter(|l| l % 2 == plies % 2)
+        .find(|&l| (0..goals.len()).any(|i| feasible_at(i, l)));
     let Some(least) = least else {
         return finish(
             outcome,
@@ -288,8 +289,8 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
             count: 0,
             lines: Vec::new(),
         };
-        for (goal, target) in goals.iter().zip(&targets) {
-            if length < target.offset || !feasible_at(*goal, target.offset, length) {
+        for (i, (goal, target)) in goals.iter().zip(&targets).enumerate() {
+            if !feasible_at(i, length) {
                 continue;
             }
             let cap = options.solution_cap.saturating_sub(games.lines.len());
@@ -403,8 +404,8 @@ pub fn prove(setup: &Setup, max_plies: u32, deadline: Instant) -> Option<Line> {
     };
     let start = Chess::default();
     let first = u32::from(setup.turn == Color::Black);
+    let mut worker = Worker::new(&shared, goal, false);
     for length in (first..=max_plies).step_by(2) {
-        let mut worker = Worker::new(&shared, goal, false);
         if !worker.feasible(&start, length) {
             continue;
         }

@@ -123,34 +123,55 @@ impl<'a> Shared<'a> {
     }
 }
 
-const CACHE_BITS: u32 = 16;
-const SQUARES_CACHE_BITS: u32 = 12;
-const CAPTURE_CACHE_BITS: u32 = 14;
-const BOUND_CACHE_BITS: u32 = 12;
+/// Cache sizes (log2 slots) of a searching worker: needs, capture
+/// squares, capture needs, move bounds.
+const SEARCH_CACHE_BITS: [u32; 4] = [16, 12, 14, 12];
+/// Cache sizes of a worker that only tests a few positions.
+const PROBE_CACHE_BITS: [u32; 4] = [4; 4];
 const VICTIM_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
 const VICTIM_BOUND_SALT: u64 = 0x2545_F491_4F6C_DD1D;
 /// The capture test runs only for a side with at most this many moves to
 /// spare.
 const CAPTURE_TEST_SLACK: i32 = 6;
 
-/// Marks an empty cache slot (no real need is negative).
-const UNSET: Need = Need {
-    moves: -1,
-    captures: -1,
-    straight: -1,
-};
+/// A direct-mapped cache of values by 64-bit key (a clash overwrites).
+struct Memo<V> {
+    slots: Vec<Option<(u64, V)>>,
+}
+
+impl<V: Copy> Memo<V> {
+    fn new(bits: u32) -> Memo<V> {
+        Memo {
+            slots: vec![None; 1 << bits],
+        }
+    }
+
+    /// The value for `key`, from the cache or `compute`d into it.
+    fn get(&mut self, key: u64, compute: impl FnOnce() -> V) -> V {
+        let slot = (key as usize) & (self.slots.len() - 1);
+        match self.slots[slot] {
+            Some((k, value)) if k == key => value,
+            _ => {
+                let value = compute();
+                self.slots[slot] = Some((key, value));
+                value
+            }
+        }
+    }
+}
 
 /// One thread's view of a search: its own bound cache and counters.
 pub(crate) struct Worker<'s, 'a> {
     shared: &'s Shared<'a>,
     goal: Goal<'s>,
-    cache: Vec<(u64, Option<Need>)>,
-    /// Capture squares by (side, its moves left): key and squares.
-    squares_cache: Vec<(u64, Option<Bitboard>)>,
+    /// [`Analysis::need`] or [`Analysis::need_with`] by key.
+    needs: Memo<Option<Need>>,
+    /// Capture squares by (side, its moves left).
+    squares: Memo<Bitboard>,
+    /// [`Analysis::capture_need`] by key.
+    capture_needs: Memo<i32>,
     /// [`Worker::move_bound`] by key.
-    bound_cache: Vec<Option<(u64, Option<MoveBound>)>>,
-    /// [`Worker::capture_need`] by key (-1: empty).
-    capture_cache: Vec<(u64, i32)>,
+    bounds: Memo<Option<MoveBound>>,
     nodes: u64,
     /// Nodes met at the synchronisation depth so far (`None`: not parallel).
     sync_seen: Option<u64>,
@@ -161,14 +182,30 @@ fn tt_key(hash: u64, left: u32) -> u64 {
 }
 
 impl<'s, 'a> Worker<'s, 'a> {
+    /// A worker for a search (`parallel`: one of several).
     pub fn new(shared: &'s Shared<'a>, goal: Goal<'s>, parallel: bool) -> Worker<'s, 'a> {
+        Worker::sized(shared, goal, parallel, SEARCH_CACHE_BITS)
+    }
+
+    /// A worker for [`Worker::feasible`] tests only, with small caches: a
+    /// problem may have over a hundred goals to test.
+    pub fn probe(shared: &'s Shared<'a>, goal: Goal<'s>) -> Worker<'s, 'a> {
+        Worker::sized(shared, goal, false, PROBE_CACHE_BITS)
+    }
+
+    fn sized(
+        shared: &'s Shared<'a>,
+        goal: Goal<'s>,
+        parallel: bool,
+        [needs, squares, capture_needs, bounds]: [u32; 4],
+    ) -> Worker<'s, 'a> {
         Worker {
             shared,
             goal,
-            cache: vec![(0, Some(UNSET)); 1 << CACHE_BITS],
-            squares_cache: vec![(0, None); 1 << SQUARES_CACHE_BITS],
-            capture_cache: vec![(0, -1); 1 << CAPTURE_CACHE_BITS],
-            bound_cache: vec![None; 1 << BOUND_CACHE_BITS],
+            needs: Memo::new(needs),
+            squares: Memo::new(squares),
+            capture_needs: Memo::new(capture_needs),
+            bounds: Memo::new(bounds),
             nodes: 0,
             sync_seen: parallel.then_some(0),
         }
@@ -176,58 +213,19 @@ impl<'s, 'a> Worker<'s, 'a> {
 
     /// [`Analysis::need`]; `key` is the side's [`Analysis::side_key`].
     fn need(&mut self, pos: &Chess, color: Color, key: u64) -> Option<Need> {
-        self.cached_need(key, |a| a.need(pos.board(), pos.castles(), color))
-    }
-
-    fn cached_need(
-        &mut self,
-        key: u64,
-        compute: impl FnOnce(&Analysis) -> Option<Need>,
-    ) -> Option<Need> {
-        let slot = (key as usize) & ((1 << CACHE_BITS) - 1);
-        let (k, need) = self.cache[slot];
-        if k == key && need != Some(UNSET) {
-            return need;
-        }
-        let need = compute(self.goal.analysis);
-        self.cache[slot] = (key, need);
-        need
+        let a = self.goal.analysis;
+        self.needs
+            .get(key, || a.need(pos.board(), pos.castles(), color))
     }
 
     /// [`Analysis::move_bound`] of the side to move, by `key`: its
     /// [`Analysis::side_key`], or with `victims` their key. All the moves
     /// of the other side from one position share it.
     fn move_bound(&mut self, pos: &Chess, key: u64, victims: Option<Victims>) -> Option<MoveBound> {
-        let slot = (key as usize) & ((1 << BOUND_CACHE_BITS) - 1);
-        if let Some((k, bound)) = self.bound_cache[slot] {
-            if k == key {
-                return bound;
-            }
-        }
-        let (board, castles) = (pos.board(), pos.castles());
-        let bound = self
-            .goal
-            .analysis
-            .move_bound(board, castles, pos.turn(), victims);
-        self.bound_cache[slot] = Some((key, bound));
-        bound
-    }
-
-    /// Squares by key, from the cache or `compute`d into it.
-    fn cached_squares(
-        &mut self,
-        key: u64,
-        compute: impl FnOnce(&Analysis) -> Bitboard,
-    ) -> Bitboard {
-        let slot = (key as usize) & ((1 << SQUARES_CACHE_BITS) - 1);
-        match self.squares_cache[slot] {
-            (k, Some(squares)) if k == key => squares,
-            _ => {
-                let squares = compute(self.goal.analysis);
-                self.squares_cache[slot] = (key, Some(squares));
-                squares
-            }
-        }
+        let a = self.goal.analysis;
+        self.bounds.get(key, || {
+            a.move_bound(pos.board(), pos.castles(), pos.turn(), victims)
+        })
     }
 
     /// The units of `victim` the opponent's pawns must take: `count` of
@@ -242,9 +240,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         budget: i32,
         keys: [u64; 2],
     ) -> (Victims, u64) {
-        let (board, castles) = (pos.board(), pos.castles());
+        let (a, board, castles) = (self.goal.analysis, pos.board(), pos.castles());
         let capturer_key = mix(keys[(!victim) as usize] ^ budget as u64);
-        let squares = self.cached_squares(capturer_key, |a| {
+        let squares = self.squares.get(capturer_key, || {
             a.capture_squares(board, castles, !victim, budget)
         });
         let key = mix(mix(keys[victim as usize] ^ squares.0) ^ count as u64);
@@ -259,19 +257,12 @@ impl<'s, 'a> Worker<'s, 'a> {
         let (board, castles) = (pos.board(), pos.castles());
         // Salted apart from the pawn capture squares sharing the cache.
         let victim_key = mix(keys[(!capturer) as usize] ^ budget as u64 ^ VICTIM_SALT);
-        let squares = self.cached_squares(victim_key, |a| {
+        let squares = self.squares.get(victim_key, || {
             a.victim_squares(board, castles, !capturer, budget)
         });
         let key = mix(keys[capturer as usize] ^ squares.0);
-        let slot = (key as usize) & ((1 << CAPTURE_CACHE_BITS) - 1);
-        match self.capture_cache[slot] {
-            (k, need) if k == key && need >= 0 => need,
-            _ => {
-                let need = a.capture_need(board, castles, capturer, squares);
-                self.capture_cache[slot] = (key, need);
-                need
-            }
-        }
+        self.capture_needs
+            .get(key, || a.capture_need(board, castles, capturer, squares))
     }
 
     /// Whether the diagram may still be reached in exactly `left` plies.
@@ -335,7 +326,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
             let (victims, key) =
                 self.victims(pos, (color, capturer.captures), moves_left(!color), keys);
-            let need = self.cached_need(key, |a| {
+            let need = self.needs.get(key, || {
                 a.need_with(pos.board(), pos.castles(), color, Some(victims))
             })?;
             let least = need.moves.max(surplus(!color) + need.straight);
