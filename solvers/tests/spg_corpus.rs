@@ -257,6 +257,36 @@ fn retraction_agrees_with_plain_search() {
     assert!(judged >= 10, "only {judged} rows with a king in check");
 }
 
+/// Every position along every game the corpus lists passes the search's
+/// static tests (the matching bounds, the frozen units' obstacles, the
+/// capture tests): none of them ever prunes a real proof game.
+#[test]
+fn listed_games_pass_every_static_test() {
+    use shakmaty::{san::San, Chess, Position};
+    let mut checked = 0;
+    for row in read_csv(&data("spg.csv")) {
+        let board = row["fen"].parse::<Fen>().unwrap().into_setup().board;
+        let plies: u32 = row["halfmoves"].parse().unwrap();
+        let games = row["solution_text"].split("||").map(str::trim);
+        for game in games.filter(|g| !g.is_empty() && !g.ends_with("...")) {
+            let mut pos = Chess::default();
+            for (ply, token) in game.split_whitespace().enumerate() {
+                let left = plies - ply as u32;
+                let id = &row["id"];
+                assert!(
+                    proofgame::may_reach(&board, &pos, left),
+                    "{id}: pruned with {left} plies to go in {game}"
+                );
+                checked += 1;
+                let san = token.rsplit('.').next().unwrap();
+                let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+                pos.play_unchecked(m);
+            }
+        }
+    }
+    assert!(checked > 1_000, "only {checked} positions checked");
+}
+
 /// The move filter of the search bounds the mover's need after each move
 /// from the matching before it, without playing the move. Along every game
 /// the corpus lists, and for every move there (played or not), that bound
@@ -283,10 +313,16 @@ fn move_bound_never_exceeds_the_need_after_the_move() {
                     .need(board, castles, !turn)
                     .map_or(0, |n| n.captures);
                 let victims = (captures > 0).then(|| Victims {
-                    squares: analysis.capture_squares(board, castles, !turn, opponent_moves),
+                    squares: analysis.capture_squares(
+                        analysis.matching(board, castles, !turn).as_ref(),
+                        opponent_moves,
+                    ),
                     count: captures,
                 });
-                let bound = |v| analysis.move_bound(board, castles, turn, v);
+                let bound = |v| {
+                    let m = analysis.matching_with(board, castles, turn, v);
+                    m.map(|m| analysis.move_bound(board, &m, v))
+                };
                 let plain = bound(None).expect("the position is on a proof game");
                 let with_victims = victims.map(|v| (v, bound(Some(v)).expect("on a proof game")));
                 for m in pos.legal_moves() {

@@ -12,6 +12,8 @@ use shakmaty::{
     attacks, Bitboard, Board, Castles, CastlingMode, CastlingSide, Color, File, Rank, Role, Square,
 };
 
+use std::sync::OnceLock;
+
 use super::assign::{min_cost, min_cost_with_duals, Duals, INF, MAX_N};
 use super::hash::mix;
 
@@ -38,7 +40,9 @@ pub struct Analysis {
     fixed: Bitboard,
     /// `dist[role][from][to]`: fewest moves for a knight, bishop, rook,
     /// queen or king from `from` to `to` around the fixed squares.
-    dist: Vec<u8>,
+    /// Filled in when first asked for (as are the rows below): the
+    /// analyses of frozen units' obstacles use few of them.
+    dist: Vec<OnceLock<[u8; 64]>>,
     /// The diagram's units of each side less the fixed ones: the only
     /// targets still to match.
     free_targets: [Vec<(Role, Square)>; 2],
@@ -46,7 +50,7 @@ pub struct Analysis {
     /// free target, without castling rights (tabled once: the matching
     /// runs at nearly every node of the search), as three rows: moves,
     /// captures, straight steps.
-    rows: Vec<[[i32; MAX_N]; 3]>,
+    rows: Vec<OnceLock<[[i32; MAX_N]; 3]>>,
 }
 
 const UNREACHABLE: u8 = u8::MAX;
@@ -109,6 +113,18 @@ fn straight_steps(color: Color, from: Square, to: Square) -> i32 {
 impl Analysis {
     /// Digests the diagram `target`.
     pub fn new(target: &Board) -> Analysis {
+        Analysis::around(target, fixed_units(target))
+    }
+
+    /// The analysis of the same diagram when, besides its own fixed units,
+    /// the units on `frozen` (each on its diagram square) stay where they
+    /// are for the rest of the game: no other unit enters or crosses those
+    /// squares.
+    pub fn with_frozen(&self, frozen: Bitboard) -> Analysis {
+        Analysis::around(&self.target, self.fixed | frozen)
+    }
+
+    fn around(target: &Board, fixed: Bitboard) -> Analysis {
         let targets = [Color::White, Color::Black].map(|color| {
             target
                 .iter()
@@ -116,39 +132,31 @@ impl Analysis {
                 .map(|(sq, piece)| (piece.role, sq))
                 .collect::<Vec<_>>()
         });
-        let fixed = fixed_units(target);
         let free_targets = targets.map(|t| {
             t.into_iter()
                 .filter(|(_, sq)| !fixed.contains(*sq))
                 .collect()
         });
-        let mut analysis = Analysis {
+        Analysis {
             target: target.clone(),
             fixed,
-            dist: distances(fixed),
+            dist: (0..5 * 64).map(|_| OnceLock::new()).collect(),
             free_targets,
-            rows: Vec::new(),
-        };
-        let none = Castles::empty(CastlingMode::Standard);
-        let mut rows = Vec::with_capacity(2 * 6 * 64);
-        for color in Color::ALL {
-            for role in Role::ALL {
-                for from in Square::ALL {
-                    let mut row = [[INF; MAX_N]; 3];
-                    for (j, &t) in analysis.free_targets[color_index(color)].iter().enumerate() {
-                        let (m, c, s) = analysis.cost(color, &none, (role, from), t);
-                        [row[0][j], row[1][j], row[2][j]] = [m, c, s];
-                    }
-                    rows.push(row);
-                }
-            }
+            rows: (0..2 * 6 * 64).map(|_| OnceLock::new()).collect(),
         }
-        analysis.rows = rows;
-        analysis
     }
 
     fn row(&self, color: Color, role: Role, from: Square) -> &[[i32; MAX_N]; 3] {
-        &self.rows[(color_index(color) * 6 + (role as usize - 1)) * 64 + from.to_usize()]
+        let i = (color_index(color) * 6 + (role as usize - 1)) * 64 + from.to_usize();
+        self.rows[i].get_or_init(|| {
+            let none = Castles::empty(CastlingMode::Standard);
+            let mut row = [[INF; MAX_N]; 3];
+            for (j, &t) in self.free_targets[color_index(color)].iter().enumerate() {
+                let (m, c, s) = self.cost(color, &none, (role, from), t);
+                [row[0][j], row[1][j], row[2][j]] = [m, c, s];
+            }
+            row
+        })
     }
 
     pub fn target(&self) -> &Board {
@@ -161,7 +169,8 @@ impl Analysis {
     }
 
     fn dist(&self, role: Role, from: Square, to: Square) -> i32 {
-        let d = self.dist[(role_index(role) * 64 + from.to_usize()) * 64 + to.to_usize()];
+        let i = role_index(role) * 64 + from.to_usize();
+        let d = self.dist[i].get_or_init(|| distances(role, from, self.fixed))[to.to_usize()];
         if d == UNREACHABLE {
             INF
         } else {
@@ -219,10 +228,28 @@ impl Analysis {
                 }
                 best
             }
-            (Role::King, Role::King) => (self.king_cost(color, castles, from, to), 0, 0),
-            (Role::Rook, Role::Rook) => (self.rook_cost(color, castles, from, to), 0, 0),
+            (Role::King, Role::King) | (Role::Rook, Role::Rook) => {
+                (self.castling_cost(color, castles, (role, from), to), 0, 0)
+            }
             (a, b) if a == b => (self.dist(a, from, to), 0, 0),
             _ => none,
+        }
+    }
+
+    /// Fewest moves for `color`'s king or rook on `from` to get to `to`,
+    /// castling included where `castles` allow (for the rook, castling is
+    /// the king's move).
+    fn castling_cost(
+        &self,
+        color: Color,
+        castles: &Castles,
+        (role, from): (Role, Square),
+        to: Square,
+    ) -> i32 {
+        if role == Role::King {
+            self.king_cost(color, castles, from, to)
+        } else {
+            self.rook_cost(color, castles, from, to)
         }
     }
 
@@ -289,32 +316,75 @@ impl Analysis {
         })
     }
 
-    /// `color`'s matching of its units to the diagram's (moves only, with
-    /// `victims` as in [`Analysis::need_with`]): the matrices, the optimum
-    /// and its dual potentials.
-    fn matching(
+    /// `color`'s matching of its units to the diagram's (moves only):
+    /// what [`Analysis::move_bound`], [`Analysis::frozen`] and the capture
+    /// tests read. `None` when no continuation can reach the diagram.
+    pub fn matching(&self, board: &Board, castles: &Castles, color: Color) -> Option<Matching> {
+        self.matching_with(board, castles, color, None)
+    }
+
+    /// [`Analysis::matching`] with `victims` as in [`Analysis::need_with`].
+    pub fn matching_with(
         &self,
         board: &Board,
         castles: &Castles,
         color: Color,
         victims: Option<Victims>,
-    ) -> Option<(Matrices, i32, Duals)> {
+    ) -> Option<Matching> {
         let m = self.matrices(board, castles, color, victims, false)?;
         let (best, duals) = min_cost_with_duals(&m.moves, m.n)?;
-        Some((m, best, duals))
+        Some(Matching {
+            color,
+            castles: castles.clone(),
+            castling: (castles.castling_rights() & board.by_color(color)).any(),
+            n: m.n,
+            moves: m.moves,
+            units: m.units,
+            best,
+            duals,
+        })
+    }
+
+    /// `color`'s units that stay where they are for the rest of any game
+    /// in which `color` makes at most `budget` more moves: units on their
+    /// own diagram square that every matching within the budget pairs with
+    /// that square (each other pair's reduced cost exceeds the slack, LP
+    /// duality). A pawn never comes back to a square it left; a piece that
+    /// leaves and comes back spends two moves more, so with a slack under
+    /// two it stays too (but not a king or rook that may still castle,
+    /// which moves a rook with the king's move).
+    pub fn frozen(&self, m: &Matching, budget: i32) -> Bitboard {
+        let (best, duals, castling) = (m.best, &m.duals, m.castling);
+        let slack = i64::from(budget) - i64::from(best);
+        if slack < 0 {
+            return Bitboard::EMPTY;
+        }
+        let targets = &self.free_targets[color_index(m.color)];
+        let mut frozen = Bitboard::EMPTY;
+        for (i, &(role, from)) in m.units[..m.n].iter().enumerate() {
+            let stays = match role {
+                Role::Pawn => true,
+                Role::King | Role::Rook if castling => false,
+                _ => slack < 2,
+            };
+            let Some(j) = targets.iter().position(|&t| t == (role, from)) else {
+                continue;
+            };
+            if stays
+                && m.moves[i * m.n + j] == 0
+                && (0..m.n).all(|k| k == j || duals.reduced(&m.moves, m.n, i, k) > slack)
+            {
+                frozen.add(from);
+            }
+        }
+        frozen
     }
 
     /// `color`'s matching, kept to bound its moves after each of its next
     /// moves without a matching of its own (see [`Analysis::need_after`]);
     /// with `victims`, the matching of [`Analysis::need_with`].
-    pub fn move_bound(
-        &self,
-        board: &Board,
-        castles: &Castles,
-        color: Color,
-        victims: Option<Victims>,
-    ) -> Option<MoveBound> {
-        let (m, best, duals) = self.matching(board, castles, color, victims)?;
+    pub fn move_bound(&self, board: &Board, m: &Matching, victims: Option<Victims>) -> MoveBound {
+        let (color, best, duals) = (m.color, m.best, &m.duals);
         let targets = self.free_targets[color_index(color)].len();
         let mut v = [0; MAX_N];
         for (j, v) in v.iter_mut().enumerate().take(targets) {
@@ -331,9 +401,9 @@ impl Analysis {
         for (i, b) in base.iter_mut().enumerate().take(m.n) {
             *b = best - duals.row(i);
         }
-        Some(MoveBound {
+        MoveBound {
             color,
-            castling: (castles.castling_rights() & board.by_color(color)).any(),
+            castling: m.castling,
             best,
             units: board.by_color(color) & !(self.fixed & self.target.by_color(color)),
             base,
@@ -343,7 +413,7 @@ impl Analysis {
                 (victims.squares, ep, v)
             }),
             left_over,
-        })
+        }
     }
 
     /// A lower bound of the moves `bound`'s side needs (as in
@@ -405,16 +475,11 @@ impl Analysis {
     /// to a diagram unit it can become within the budget. A matching that
     /// pairs a pawn with a target costs at least the optimum plus the
     /// pair's reduced cost (LP duality), which prunes most pairs.
-    pub fn capture_squares(
-        &self,
-        board: &Board,
-        castles: &Castles,
-        color: Color,
-        budget: i32,
-    ) -> Bitboard {
-        let Some((m, best, duals)) = self.matching(board, castles, color, None) else {
+    pub fn capture_squares(&self, m: Option<&Matching>, budget: i32) -> Bitboard {
+        let Some(m) = m else {
             return Bitboard::EMPTY;
         };
+        let (color, best, duals) = (m.color, m.best, &m.duals);
         let slack = i64::from(budget) - i64::from(best);
         let targets = &self.free_targets[color_index(color)];
         let mut squares = Bitboard::EMPTY;
@@ -448,16 +513,11 @@ impl Analysis {
     /// them is a pawn that may promote). What forcing a unit out costs is
     /// bounded by its reduced cost (LP duality), which may let in more
     /// squares than needed but never too few.
-    pub fn victim_squares(
-        &self,
-        board: &Board,
-        castles: &Castles,
-        color: Color,
-        budget: i32,
-    ) -> Bitboard {
-        let Some((m, best, duals)) = self.matching(board, castles, color, None) else {
+    pub fn victim_squares(&self, m: Option<&Matching>, budget: i32) -> Bitboard {
+        let Some(m) = m else {
             return Bitboard::FULL;
         };
+        let (color, best, duals) = (m.color, m.best, &m.duals);
         // Every column past the targets stands for a unit left over.
         let left_over = self.free_targets[color_index(color)].len();
         if left_over >= m.n {
@@ -487,75 +547,74 @@ impl Analysis {
         Square::ALL.into_iter().filter(reached).collect()
     }
 
-    /// The fewest moves `color` needs when one of its units must still
-    /// capture on one of `squares` (see [`Analysis::victim_squares`]): the
-    /// matching's optimum plus the least, over the unit–target pairs, of
-    /// the pair's reduced cost (a lower bound of what forcing the pair
-    /// costs, LP duality) plus its unit's detour through a capture
-    /// square. A pawn's capture may lie on its way, and a king's or rook's
-    /// may come before castling, so those detours count as nothing. `INF`
-    /// when no unit can get to any of the squares.
-    pub fn capture_need(
-        &self,
-        board: &Board,
-        castles: &Castles,
-        color: Color,
-        squares: Bitboard,
-    ) -> i32 {
-        let Some((m, best, duals)) = self.matching(board, castles, color, None) else {
-            return INF;
+    /// Whether `color` can make a capture on one of `squares` (see
+    /// [`Analysis::victim_squares`]) and still become the diagram's units
+    /// within `budget` moves: some unit–target pair's reduced cost (a lower
+    /// bound of what forcing the pair costs, LP duality) plus its unit's
+    /// detour through a capture square fits the budget's slack over the
+    /// matching's optimum. A pawn's capture on its way to its target costs
+    /// nothing more, nor does one by a promoted piece (left unbounded).
+    pub fn capture_fits(&self, m: Option<&Matching>, squares: Bitboard, budget: i32) -> bool {
+        let Some(m) = m else {
+            return false;
         };
+        let (color, best, duals) = (m.color, m.best, &m.duals);
+        let slack = i64::from(budget) - i64::from(best);
         let targets = &self.free_targets[color_index(color)];
-        let back = Rank::new(if color == Color::White { 0 } else { 7 });
-        let rights = castles.castling_rights() & Bitboard::from_rank(back);
-        let mut least = i64::from(INF);
+        // Where a pawn lands when it takes a unit on `squares`.
+        let landings = squares | en_passant_landings(color, squares);
         for (i, &(role, from)) in m.units[..m.n].iter().enumerate() {
-            let free_detour = match role {
-                Role::Pawn => {
-                    if (pawn_cone(color, from) & squares).is_empty() {
-                        continue;
-                    }
-                    true
-                }
-                Role::King | Role::Rook => rights.any(),
-                _ => false,
-            };
-            let first_leg = if role == Role::Pawn {
-                0
-            } else {
-                squares
-                    .into_iter()
-                    .map(|sq| self.dist(role, from, sq))
-                    .min()
-                    .unwrap_or(INF)
-            };
-            if first_leg >= INF {
-                continue;
-            }
+            // The fewest moves to a first capture, worked out when needed.
+            let mut leg = None;
+            let castling = matches!(role, Role::King | Role::Rook) && m.castling;
             for j in 0..m.n {
-                let cost = m.moves[i * m.n + j];
-                if cost >= INF {
+                let reduced = duals.reduced(&m.moves, m.n, i, j);
+                if m.moves[i * m.n + j] >= INF || reduced > slack {
                     continue;
                 }
-                let detour = match targets.get(j) {
-                    _ if free_detour => 0,
-                    Some(&(target, to)) if target == role => squares
-                        .into_iter()
-                        .map(|sq| self.dist(role, from, sq) + self.dist(role, sq, to))
-                        .min()
-                        .unwrap_or(INF)
-                        .saturating_sub(cost),
-                    Some(_) => continue,
-                    None => first_leg - cost,
+                // Castling first may shorten a king's or rook's way to the
+                // capture; it cannot come after it.
+                let to_capture = |sq| match role {
+                    Role::King | Role::Rook if castling => {
+                        self.castling_cost(color, &m.castles, (role, from), sq)
+                    }
+                    _ => self.dist(role, from, sq),
                 };
-                let extra = duals.reduced(&m.moves, m.n, i, j) + i64::from(detour.max(0));
-                least = least.min(extra);
+                let mut first_leg = || {
+                    *leg.get_or_insert_with(|| match role {
+                        // As a pawn, or as what it promotes to.
+                        Role::Pawn => fewest_pawn_moves(color, from, landings).min(
+                            fewest_pawn_moves(color, from, last_rank(color)).saturating_add(1),
+                        ),
+                        _ => squares.into_iter().map(to_capture).min().unwrap_or(INF),
+                    })
+                };
+                let detour = match (role, targets.get(j)) {
+                    (Role::Pawn, Some(&(Role::Pawn, to))) => {
+                        if (pawn_diamond(color, from, to) & landings).is_empty() {
+                            continue;
+                        }
+                        0
+                    }
+                    (Role::Pawn, Some(_)) => 0,
+                    (_, Some(&(target, to))) if target == role => {
+                        squares
+                            .into_iter()
+                            .map(|sq| to_capture(sq) + self.dist(role, sq, to))
+                            .min()
+                            .unwrap_or(INF)
+                            - m.moves[i * m.n + j]
+                    }
+                    (_, Some(_)) => continue,
+                    // A unit left over costs nothing in the matching.
+                    (_, None) => first_leg(),
+                };
+                if reduced + i64::from(detour.max(0)) <= slack {
+                    return true;
+                }
             }
         }
-        if least >= i64::from(INF) {
-            return INF;
-        }
-        (i64::from(best) + least).min(i64::from(INF)) as i32
+        false
     }
 
     /// The least moves for `color`'s unit `role` on `from` to stand where an
@@ -570,20 +629,7 @@ impl Analysis {
     ) -> i32 {
         match role {
             Role::King => INF,
-            Role::Pawn => {
-                let last = Rank::new(if color == Color::White { 7 } else { 0 });
-                let promote = File::ALL
-                    .iter()
-                    .filter_map(|&f| pawn_path(color, from, Square::from_coords(f, last)))
-                    .map(|(m, _)| m)
-                    .min()
-                    .unwrap_or(INF);
-                (squares | ep)
-                    .into_iter()
-                    .filter_map(|sq| pawn_path(color, from, sq))
-                    .map(|(m, _)| m)
-                    .fold(promote, i32::min)
-            }
+            Role::Pawn => fewest_pawn_moves(color, from, squares | ep | last_rank(color)),
             _ => squares
                 .into_iter()
                 .map(|sq| self.dist(role, from, sq))
@@ -673,6 +719,23 @@ impl Analysis {
     }
 }
 
+/// One side's matching of its units to the diagram's, with its optimum and
+/// dual potentials (see [`Analysis::matching`]).
+#[derive(Debug, Clone)]
+pub struct Matching {
+    color: Color,
+    castles: Castles,
+    /// Whether the side still has a castling right.
+    castling: bool,
+    n: usize,
+    /// The costs (row-major `n × n`).
+    moves: [i32; MAX_N * MAX_N],
+    /// The unit of each row.
+    units: [(Role, Square); MAX_N],
+    best: i32,
+    duals: Duals,
+}
+
 /// One side's matching at a node, digested for [`Analysis::need_after`].
 #[derive(Debug, Clone, Copy)]
 pub struct MoveBound {
@@ -720,6 +783,35 @@ fn en_passant_victims(color: Color, squares: Bitboard) -> Bitboard {
     match color {
         Color::Black => (squares & Bitboard::from_rank(Rank::Sixth)).shift(-8),
         Color::White => (squares & Bitboard::from_rank(Rank::Third)).shift(8),
+    }
+}
+
+/// `color`'s promotion rank.
+fn last_rank(color: Color) -> Bitboard {
+    Bitboard::from_rank(if color == Color::White {
+        Rank::Eighth
+    } else {
+        Rank::First
+    })
+}
+
+/// The fewest moves for `color`'s pawn on `from` to get to one of
+/// `squares`, ignoring obstacles (`INF` for none).
+fn fewest_pawn_moves(color: Color, from: Square, squares: Bitboard) -> i32 {
+    squares
+        .into_iter()
+        .filter_map(|sq| pawn_path(color, from, sq))
+        .map(|(m, _)| m)
+        .min()
+        .unwrap_or(INF)
+}
+
+/// Where `color`'s pawns land when they take an enemy pawn en passant on
+/// one of `squares`: behind it.
+fn en_passant_landings(color: Color, squares: Bitboard) -> Bitboard {
+    match color {
+        Color::White => (squares & Bitboard::from_rank(Rank::Fifth)).shift(8),
+        Color::Black => (squares & Bitboard::from_rank(Rank::Fourth)).shift(-8),
     }
 }
 
@@ -806,41 +898,29 @@ fn fixed_units(target: &Board) -> Bitboard {
     }
 }
 
-/// Breadth-first distances for every non-pawn role around `fixed`.
-fn distances(fixed: Bitboard) -> Vec<u8> {
-    let roles = [
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
-    let mut dist = vec![UNREACHABLE; roles.len() * 64 * 64];
-    for role in roles {
-        for from in Square::ALL {
-            let base = (role_index(role) * 64 + from.to_usize()) * 64;
-            dist[base + from.to_usize()] = 0;
-            let mut frontier = Bitboard::from_square(from);
-            let mut seen = frontier;
-            let mut d = 0u8;
-            while frontier.any() {
-                d += 1;
-                let mut next = Bitboard::EMPTY;
-                for sq in frontier {
-                    let piece = shakmaty::Piece {
-                        color: Color::White,
-                        role,
-                    };
-                    next |= attacks::attacks(sq, piece, fixed);
-                }
-                next &= !fixed & !seen;
-                for sq in next {
-                    dist[base + sq.to_usize()] = d;
-                }
-                seen |= next;
-                frontier = next;
-            }
+/// Breadth-first distances for `role` from `from` around `fixed`.
+fn distances(role: Role, from: Square, fixed: Bitboard) -> [u8; 64] {
+    let mut dist = [UNREACHABLE; 64];
+    dist[from.to_usize()] = 0;
+    let piece = shakmaty::Piece {
+        color: Color::White,
+        role,
+    };
+    let mut frontier = Bitboard::from_square(from);
+    let mut seen = frontier;
+    let mut d = 0u8;
+    while frontier.any() {
+        d += 1;
+        let mut next = Bitboard::EMPTY;
+        for sq in frontier {
+            next |= attacks::attacks(sq, piece, fixed);
         }
+        next &= !fixed & !seen;
+        for sq in next {
+            dist[sq.to_usize()] = d;
+        }
+        seen |= next;
+        frontier = next;
     }
     dist
 }
@@ -918,7 +998,8 @@ mod tests {
         let (start, castles) = (Board::default(), Castles::default());
         let white = a.need(&start, &castles, Color::White).unwrap();
         assert_eq!((white.moves, white.captures), (4, 1));
-        let squares = a.capture_squares(&start, &castles, Color::White, 8);
+        let matching = a.matching(&start, &castles, Color::White);
+        let squares = a.capture_squares(matching.as_ref(), 8);
         assert_eq!(
             squares,
             Bitboard::from_square(Square::C3) | Square::D3 | Square::C4
@@ -944,18 +1025,83 @@ mod tests {
         let (start, castles) = (Board::default(), Castles::default());
         let white = a.need(&start, &castles, Color::White).unwrap().moves;
         assert_eq!(a.need(&start, &castles, Color::Black).unwrap().moves, 0);
-        let squares = a.victim_squares(&start, &castles, Color::White, white);
+        let victims = a.matching(&start, &castles, Color::White);
+        let squares = a.victim_squares(victims.as_ref(), white);
         assert!(squares.contains(Square::D2));
         assert!((squares & Bitboard::from_rank(Rank::Third)).is_empty());
-        assert_eq!(a.capture_need(&start, &castles, Color::Black, squares), 6);
+        let capturer = a.matching(&start, &castles, Color::Black);
+        let fits = |squares, budget| a.capture_fits(capturer.as_ref(), squares, budget);
+        assert!(fits(squares, 6) && !fits(squares, 5));
         // Moves to spare let White's units walk towards Black's knights.
-        let wider = a.victim_squares(&start, &castles, Color::White, white + 2);
+        let wider = a.victim_squares(victims.as_ref(), white + 2);
         assert!(wider.contains(Square::F6) && (wider & squares) == squares);
-        assert_eq!(a.capture_need(&start, &castles, Color::Black, wider), 2);
+        assert!(fits(wider, 2) && !fits(wider, 1));
         // Nowhere to capture: no continuation.
+        assert!(!fits(Bitboard::EMPTY, 100));
+    }
+
+    fn position(fen: &str) -> (Board, Castles) {
+        let setup = fen.parse::<shakmaty::fen::Fen>().unwrap().into_setup();
+        let pos: shakmaty::Chess = setup.position(CastlingMode::Standard).unwrap();
+        use shakmaty::Position;
+        (pos.board().clone(), pos.castles().clone())
+    }
+
+    #[test]
+    fn a_pawn_already_on_its_square_captures_nothing_on_its_way() {
+        // spg171, eight plies before the end: Black has no move to spare,
+        // so White must take the knight on g8 (or, by the duals' slack, the
+        // queen on d8). The d-pawn on d4 has both squares ahead of it but
+        // stands on its diagram square already: no free capture. The
+        // bishop's Bg5xd8-f6 is one move more than White's four.
+        let a = Analysis::new(&board(
+            "r1bnk2r/pppp1ppp/5B2/4p1b1/3P1Q2/2K5/PPPqPPPP/RN3BNR",
+        ));
+        let (now, castles) =
+            position("r1bqk1nr/ppppbppp/2n5/4p1B1/3P4/8/PPPQPPPP/RN2KBNR b KQkq - 5 5");
+        let black = a.matching(&now, &castles, Color::Black);
+        let squares = a.victim_squares(black.as_ref(), 4);
+        assert_eq!(squares, Bitboard::from_square(Square::G8) | Square::D8);
+        let white = a.matching(&now, &castles, Color::White);
+        assert_eq!(a.need(&now, &castles, Color::White).unwrap().moves, 4);
+        assert!(!a.capture_fits(white.as_ref(), squares, 4));
+        assert!(a.capture_fits(white.as_ref(), squares, 5));
+    }
+
+    #[test]
+    fn frozen_units_block_the_ways_through_their_squares() {
+        // spg200, eight plies before the end: White's c4, e4 and f4 pawns
+        // stand on their diagram squares for good, and with no move to
+        // spare so do the knights on d2 and f3 and the bishop on f1. The
+        // bishop on c1, which must get to h6, is then shut in by the b2
+        // pawn and the d2 knight.
+        let a = Analysis::new(&board(
+            "rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R",
+        ));
+        let (now, castles) =
+            position("r1bqkbnr/pppppppp/8/4n3/2P1PP2/3P1N2/PPQN2PP/R1B1KB1R w KQkq - 7 9");
+        assert_eq!(a.need(&now, &castles, Color::White).unwrap().moves, 4);
+        let white = a.matching(&now, &castles, Color::White).unwrap();
+        let frozen = a.frozen(&white, 4);
+        let squares = [
+            Square::C4,
+            Square::E4,
+            Square::F4,
+            Square::D2,
+            Square::F3,
+            Square::F1,
+        ];
+        assert_eq!(frozen, squares.into_iter().collect::<Bitboard>());
         assert_eq!(
-            a.capture_need(&start, &castles, Color::Black, Bitboard::EMPTY),
-            INF
+            a.with_frozen(frozen).need(&now, &castles, Color::White),
+            None
         );
+        // With a move to spare, the knight may step aside and come back.
+        let frozen = a.frozen(&white, 5);
+        assert!(!frozen.contains(Square::D2));
+        assert!(a
+            .with_frozen(frozen)
+            .need(&now, &castles, Color::White)
+            .is_some());
     }
 }

@@ -421,6 +421,21 @@ pub fn prove(setup: &Setup, max_plies: u32, deadline: Instant) -> Option<Line> {
     None
 }
 
+/// Whether the search's static tests let `pos` through with `left` plies
+/// to go towards `diagram`: false proves that no game of exactly `left`
+/// more plies leads from `pos` to the diagram.
+pub fn may_reach(diagram: &Board, pos: &Chess, left: u32) -> bool {
+    let analysis = Analysis::new(diagram);
+    let shared = Shared::new(Table::sized(1, 10), None, None, u32::MAX);
+    let goal = Goal {
+        analysis: &analysis,
+        last: None,
+        salt: 0,
+        rights: None,
+    };
+    Worker::probe(&shared, goal).feasible(pos, left)
+}
+
 /// Why no game of any length can reach the diagram, if the static analysis
 /// shows that.
 fn static_impossibility(analysis: &Analysis) -> Option<String> {

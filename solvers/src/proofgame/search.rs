@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
 
-use super::analysis::{Analysis, MoveBound, Need, Victims};
+use super::analysis::{Analysis, Matching, MoveBound, Need, Victims};
 use super::hash::{self, mix};
 use super::Progress;
 use crate::search::{payload, Table};
@@ -128,6 +128,7 @@ impl<'a> Shared<'a> {
 const SEARCH_CACHE_BITS: [u32; 4] = [16, 12, 14, 12];
 /// Cache sizes of a worker that only tests a few positions.
 const PROBE_CACHE_BITS: [u32; 4] = [4; 4];
+const FROZEN_SALT: u64 = 0x9FB2_1C65_1E98_DF25;
 const VICTIM_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
 const VICTIM_BOUND_SALT: u64 = 0x2545_F491_4F6C_DD1D;
 /// The capture test runs only for a side with at most this many moves to
@@ -139,7 +140,7 @@ struct Memo<V> {
     slots: Vec<Option<(u64, V)>>,
 }
 
-impl<V: Copy> Memo<V> {
+impl<V: Clone> Memo<V> {
     fn new(bits: u32) -> Memo<V> {
         Memo {
             slots: vec![None; 1 << bits],
@@ -149,14 +150,24 @@ impl<V: Copy> Memo<V> {
     /// The value for `key`, from the cache or `compute`d into it.
     fn get(&mut self, key: u64, compute: impl FnOnce() -> V) -> V {
         let slot = (key as usize) & (self.slots.len() - 1);
-        match self.slots[slot] {
-            Some((k, value)) if k == key => value,
+        match &self.slots[slot] {
+            Some((k, value)) if *k == key => value.clone(),
             _ => {
                 let value = compute();
-                self.slots[slot] = Some((key, value));
+                self.slots[slot] = Some((key, value.clone()));
                 value
             }
         }
+    }
+}
+
+/// Each side's [`Analysis::matching`], by its [`Analysis::side_key`].
+struct Matchings(Memo<Option<Matching>>);
+
+impl Matchings {
+    fn get(&mut self, a: &Analysis, pos: &Chess, color: Color, key: u64) -> Option<Matching> {
+        self.0
+            .get(key, || a.matching(pos.board(), pos.castles(), color))
     }
 }
 
@@ -168,10 +179,13 @@ pub(crate) struct Worker<'s, 'a> {
     needs: Memo<Option<Need>>,
     /// Capture squares by (side, its moves left).
     squares: Memo<Bitboard>,
-    /// [`Analysis::capture_need`] by key.
-    capture_needs: Memo<i32>,
+    /// [`Analysis::capture_fits`] by key.
+    captures: Memo<bool>,
     /// [`Worker::move_bound`] by key.
     bounds: Memo<Option<MoveBound>>,
+    matchings: Matchings,
+    /// The goal's analysis with frozen units, by their squares.
+    around: std::collections::HashMap<u64, Box<Analysis>>,
     nodes: u64,
     /// Nodes met at the synchronisation depth so far (`None`: not parallel).
     sync_seen: Option<u64>,
@@ -197,15 +211,17 @@ impl<'s, 'a> Worker<'s, 'a> {
         shared: &'s Shared<'a>,
         goal: Goal<'s>,
         parallel: bool,
-        [needs, squares, capture_needs, bounds]: [u32; 4],
+        [needs, squares, captures, bounds]: [u32; 4],
     ) -> Worker<'s, 'a> {
         Worker {
             shared,
             goal,
             needs: Memo::new(needs),
             squares: Memo::new(squares),
-            capture_needs: Memo::new(capture_needs),
+            captures: Memo::new(captures),
             bounds: Memo::new(bounds),
+            matchings: Matchings(Memo::new(bounds)),
+            around: Default::default(),
             nodes: 0,
             sync_seen: parallel.then_some(0),
         }
@@ -223,8 +239,13 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// of the other side from one position share it.
     fn move_bound(&mut self, pos: &Chess, key: u64, victims: Option<Victims>) -> Option<MoveBound> {
         let a = self.goal.analysis;
+        let (board, turn) = (pos.board(), pos.turn());
         self.bounds.get(key, || {
-            a.move_bound(pos.board(), pos.castles(), pos.turn(), victims)
+            let m = match victims {
+                None => self.matchings.get(a, pos, turn, key),
+                Some(_) => a.matching_with(board, pos.castles(), turn, victims),
+            };
+            m.map(|m| a.move_bound(board, &m, victims))
         })
     }
 
@@ -240,29 +261,43 @@ impl<'s, 'a> Worker<'s, 'a> {
         budget: i32,
         keys: [u64; 2],
     ) -> (Victims, u64) {
-        let (a, board, castles) = (self.goal.analysis, pos.board(), pos.castles());
-        let capturer_key = mix(keys[(!victim) as usize] ^ budget as u64);
+        let a = self.goal.analysis;
+        let capturer = (!victim) as usize;
+        let capturer_key = mix(keys[capturer] ^ budget as u64);
         let squares = self.squares.get(capturer_key, || {
-            a.capture_squares(board, castles, !victim, budget)
+            let m = self.matchings.get(a, pos, !victim, keys[capturer]);
+            a.capture_squares(m.as_ref(), budget)
         });
         let key = mix(mix(keys[victim as usize] ^ squares.0) ^ count as u64);
         (Victims { squares, count }, key)
     }
 
-    /// [`Analysis::capture_need`] of `capturer`, the squares being the
-    /// opponent's [`Analysis::victim_squares`] within its `budget`.
-    /// `keys` are both sides' [`Analysis::side_key`]s, by `Color as usize`.
-    fn capture_need(&mut self, pos: &Chess, capturer: Color, budget: i32, keys: [u64; 2]) -> i32 {
+    /// [`Analysis::capture_fits`] of `capturer` within `budget`, the
+    /// squares being the opponent's [`Analysis::victim_squares`] within its
+    /// `victim_budget`. `keys` are both sides' [`Analysis::side_key`]s, by
+    /// `Color as usize`.
+    fn capture_fits(
+        &mut self,
+        pos: &Chess,
+        (capturer, budget): (Color, i32),
+        victim_budget: i32,
+        keys: [u64; 2],
+    ) -> bool {
         let a = self.goal.analysis;
-        let (board, castles) = (pos.board(), pos.castles());
+        let victim = (!capturer) as usize;
         // Salted apart from the pawn capture squares sharing the cache.
-        let victim_key = mix(keys[(!capturer) as usize] ^ budget as u64 ^ VICTIM_SALT);
+        let victim_key = mix(keys[victim] ^ victim_budget as u64 ^ VICTIM_SALT);
         let squares = self.squares.get(victim_key, || {
-            a.victim_squares(board, castles, !capturer, budget)
+            let m = self.matchings.get(a, pos, !capturer, keys[victim]);
+            a.victim_squares(m.as_ref(), victim_budget)
         });
-        let key = mix(keys[capturer as usize] ^ squares.0);
-        self.capture_needs
-            .get(key, || a.capture_need(board, castles, capturer, squares))
+        let key = mix(mix(keys[capturer as usize] ^ squares.0) ^ budget as u64);
+        self.captures.get(key, || {
+            let m = self
+                .matchings
+                .get(a, pos, capturer, keys[capturer as usize]);
+            a.capture_fits(m.as_ref(), squares, budget)
+        })
     }
 
     /// Whether the diagram may still be reached in exactly `left` plies.
@@ -288,28 +323,54 @@ impl<'s, 'a> Worker<'s, 'a> {
         for c in Color::ALL {
             keys[c as usize] = a.side_key(board, pos.castles(), c);
         }
+        // Whether `need` is within what `color` has left.
+        let fits = |need: Need, color: Color| {
+            let to_capture = surplus(!color);
+            need.moves.max(to_capture + need.straight) <= moves_left(color)
+                && need.captures <= to_capture
+        };
         let mut needs = [None; 2];
         for (i, color) in Color::ALL.into_iter().enumerate() {
             let need = self.need(pos, color, keys[color as usize])?;
-            let to_capture = surplus(!color);
-            let least = need.moves.max(to_capture + need.straight);
-            if least > moves_left(color) || need.captures > to_capture {
+            if !fits(need, color) {
                 return None;
             }
             needs[i] = Some(need);
         }
+        // Units that must stay where they are for the rest of the game
+        // block the others' ways: the same test around them.
+        let mut frozen = Bitboard::EMPTY;
+        for color in Color::ALL {
+            let budget = moves_left(color);
+            let key = mix(keys[color as usize] ^ budget as u64 ^ FROZEN_SALT);
+            frozen |= self.squares.get(key, || {
+                let m = self.matchings.get(a, pos, color, keys[color as usize]);
+                m.map_or(Bitboard::EMPTY, |m| a.frozen(&m, budget))
+            });
+        }
+        if frozen.any() {
+            let around = self
+                .around
+                .entry(frozen.0)
+                .or_insert_with(|| Box::new(a.with_frozen(frozen)));
+            for color in Color::ALL {
+                let key = mix(keys[color as usize] ^ frozen.0 ^ FROZEN_SALT);
+                let need = self
+                    .needs
+                    .get(key, || around.need(board, pos.castles(), color))?;
+                if !fits(need, color) {
+                    return None;
+                }
+            }
+        }
         // A side that must still capture needs a unit where the
-        // opponent's units can be taken. The test costs a matching for
-        // each side, so it runs only where it may prune: a pawn's capture
-        // may lie on its way, so a side with pawns free to move passes it,
-        // and detours are short.
-        let fixed = a.fixed();
+        // opponent's units can be taken. Detours are short, so the test
+        // runs only for a side with few moves to spare.
         for (i, color) in Color::ALL.into_iter().enumerate() {
             let slack = moves_left(color) - needs[i].map_or(0, |n| n.moves);
             if surplus(!color) > 0
                 && slack <= CAPTURE_TEST_SLACK
-                && (board.pawns() & board.by_color(color) & !fixed).is_empty()
-                && self.capture_need(pos, color, moves_left(!color), keys) > moves_left(color)
+                && !self.capture_fits(pos, (color, moves_left(color)), moves_left(!color), keys)
             {
                 return None;
             }
