@@ -42,7 +42,7 @@ pub struct Analysis {
     /// queen or king from `from` to `to` around the fixed squares.
     /// Filled in when first asked for (as are the rows below): the
     /// analyses of frozen units' obstacles use few of them.
-    dist: Vec<OnceLock<[u8; 64]>>,
+    dist: Vec<OnceLock<Reach>>,
     /// The diagram's units of each side less the fixed ones: the only
     /// targets still to match.
     free_targets: [Vec<(Role, Square)>; 2],
@@ -168,9 +168,14 @@ impl Analysis {
         self.fixed
     }
 
-    fn dist(&self, role: Role, from: Square, to: Square) -> i32 {
+    /// Where `role` gets from `from`, and in how many moves.
+    fn reach(&self, role: Role, from: Square) -> &Reach {
         let i = role_index(role) * 64 + from.to_usize();
-        let d = self.dist[i].get_or_init(|| distances(role, from, self.fixed))[to.to_usize()];
+        self.dist[i].get_or_init(|| Reach::new(role, from, self.fixed))
+    }
+
+    fn dist(&self, role: Role, from: Square, to: Square) -> i32 {
+        let d = self.reach(role, from).dist[to.to_usize()];
         if d == UNREACHABLE {
             INF
         } else {
@@ -535,16 +540,22 @@ impl Analysis {
     }
 
     /// Squares `color`'s unit `role` on `from` can reach in `moves` moves.
+    /// (For a pawn, a few more: its cone up to the ranks it can reach;
+    /// every square when that is the last rank, as it may promote.)
     fn walk(&self, color: Color, role: Role, from: Square, moves: i32) -> Bitboard {
-        let reached = |sq: &Square| match role {
-            Role::Pawn => pawn_path(color, from, *sq).is_some_and(|(m, _)| m <= moves),
-            _ => self.dist(role, from, *sq) <= moves,
-        };
-        let last = Bitboard::from_rank(Rank::new(if color == Color::White { 7 } else { 0 }));
-        if role == Role::Pawn && last.into_iter().any(|sq| reached(&sq)) {
+        if role != Role::Pawn {
+            return self.reach(role, from).within(moves);
+        }
+        let double = i32::from(rel_rank(color, from) == 1 && moves > 0);
+        let farthest = rel_rank(color, from) + moves + double;
+        if farthest >= 7 {
             return Bitboard::FULL;
         }
-        Square::ALL.into_iter().filter(reached).collect()
+        let ranks = (0..=farthest).fold(Bitboard::EMPTY, |b, r| {
+            let rank = if color == Color::White { r } else { 7 - r };
+            b | Bitboard::from_rank(Rank::new(rank as u32))
+        });
+        (pawn_cone(color, from) & ranks).with(from)
     }
 
     /// Whether `color` can make a capture on one of `squares` (see
@@ -564,52 +575,55 @@ impl Analysis {
         // Where a pawn lands when it takes a unit on `squares`.
         let landings = squares | en_passant_landings(color, squares);
         for (i, &(role, from)) in m.units[..m.n].iter().enumerate() {
-            // The fewest moves to a first capture, worked out when needed.
-            let mut leg = None;
             let castling = matches!(role, Role::King | Role::Rook) && m.castling;
             for j in 0..m.n {
+                let cost = m.moves[i * m.n + j];
                 let reduced = duals.reduced(&m.moves, m.n, i, j);
-                if m.moves[i * m.n + j] >= INF || reduced > slack {
+                if cost >= INF || reduced > slack {
                     continue;
                 }
-                // Castling first may shorten a king's or rook's way to the
-                // capture; it cannot come after it.
-                let to_capture = |sq| match role {
-                    Role::King | Role::Rook if castling => {
-                        self.castling_cost(color, &m.castles, (role, from), sq)
-                    }
-                    _ => self.dist(role, from, sq),
-                };
-                let mut first_leg = || {
-                    *leg.get_or_insert_with(|| match role {
-                        // As a pawn, or as what it promotes to.
-                        Role::Pawn => fewest_pawn_moves(color, from, landings).min(
-                            fewest_pawn_moves(color, from, last_rank(color)).saturating_add(1),
-                        ),
-                        _ => squares.into_iter().map(to_capture).min().unwrap_or(INF),
-                    })
-                };
-                let detour = match (role, targets.get(j)) {
+                // What the pair leaves for going out of the unit's way.
+                let spare = (slack - reduced) as i32;
+                let fits = match (role, targets.get(j)) {
                     (Role::Pawn, Some(&(Role::Pawn, to))) => {
-                        if (pawn_diamond(color, from, to) & landings).is_empty() {
-                            continue;
-                        }
-                        0
+                        (pawn_diamond(color, from, to) & landings).any()
                     }
-                    (Role::Pawn, Some(_)) => 0,
+                    // As what it promotes to, unbounded.
+                    (Role::Pawn, Some(_)) => true,
+                    (Role::Pawn, None) => {
+                        let promoted = fewest_pawn_moves(color, from, last_rank(color));
+                        fewest_pawn_moves(color, from, landings).min(promoted.saturating_add(1))
+                            <= spare
+                    }
+                    // Castling first may shorten a king's or rook's way to
+                    // the capture; it cannot come after it.
+                    _ if castling => {
+                        let via = |sq| self.castling_cost(color, &m.castles, (role, from), sq);
+                        let way = match targets.get(j) {
+                            Some(&(target, to)) if target == role => {
+                                let ways = squares
+                                    .into_iter()
+                                    .map(|sq| via(sq) + self.dist(role, sq, to));
+                                ways.min().unwrap_or(INF) - cost
+                            }
+                            Some(_) => INF,
+                            None => squares.into_iter().map(via).min().unwrap_or(INF),
+                        };
+                        way <= spare
+                    }
+                    // A piece's moves can be taken back, so its distances
+                    // are the same both ways.
                     (_, Some(&(target, to))) if target == role => {
-                        squares
-                            .into_iter()
-                            .map(|sq| to_capture(sq) + self.dist(role, sq, to))
-                            .min()
-                            .unwrap_or(INF)
-                            - m.moves[i * m.n + j]
+                        let (out, back) = (self.reach(role, from), self.reach(role, to));
+                        let total = cost + spare;
+                        (0..=total)
+                            .any(|k| (out.within(k) & back.within(total - k) & squares).any())
                     }
-                    (_, Some(_)) => continue,
+                    (_, Some(_)) => false,
                     // A unit left over costs nothing in the matching.
-                    (_, None) => first_leg(),
+                    (_, None) => (self.reach(role, from).within(spare) & squares).any(),
                 };
-                if reduced + i64::from(detour.max(0)) <= slack {
+                if fits {
                     return true;
                 }
             }
@@ -898,31 +912,54 @@ fn fixed_units(target: &Board) -> Bitboard {
     }
 }
 
-/// Breadth-first distances for `role` from `from` around `fixed`.
-fn distances(role: Role, from: Square, fixed: Bitboard) -> [u8; 64] {
-    let mut dist = [UNREACHABLE; 64];
-    dist[from.to_usize()] = 0;
-    let piece = shakmaty::Piece {
-        color: Color::White,
-        role,
-    };
-    let mut frontier = Bitboard::from_square(from);
-    let mut seen = frontier;
-    let mut d = 0u8;
-    while frontier.any() {
-        d += 1;
-        let mut next = Bitboard::EMPTY;
-        for sq in frontier {
-            next |= attacks::attacks(sq, piece, fixed);
+/// Moves beyond which [`Reach::within`] keeps no separate set.
+const REACH_STEPS: usize = 16;
+
+/// Breadth-first distances for one role from one square around the fixed
+/// squares.
+#[derive(Debug, Clone)]
+struct Reach {
+    /// By square: the fewest moves, or [`UNREACHABLE`].
+    dist: [u8; 64],
+    /// By number of moves (the last: any number): the squares reached.
+    within: [Bitboard; REACH_STEPS],
+}
+
+impl Reach {
+    fn new(role: Role, from: Square, fixed: Bitboard) -> Reach {
+        let mut dist = [UNREACHABLE; 64];
+        dist[from.to_usize()] = 0;
+        let piece = shakmaty::Piece {
+            color: Color::White,
+            role,
+        };
+        let mut frontier = Bitboard::from_square(from);
+        let mut seen = frontier;
+        let mut within = [frontier; REACH_STEPS];
+        let mut d = 0u8;
+        while frontier.any() {
+            d += 1;
+            let mut next = Bitboard::EMPTY;
+            for sq in frontier {
+                next |= attacks::attacks(sq, piece, fixed);
+            }
+            next &= !fixed & !seen;
+            for sq in next {
+                dist[sq.to_usize()] = d;
+            }
+            seen |= next;
+            for w in &mut within[usize::from(d).min(REACH_STEPS - 1)..] {
+                *w = seen;
+            }
+            frontier = next;
         }
-        next &= !fixed & !seen;
-        for sq in next {
-            dist[sq.to_usize()] = d;
-        }
-        seen |= next;
-        frontier = next;
+        Reach { dist, within }
     }
-    dist
+
+    /// The squares at most `moves` moves away.
+    fn within(&self, moves: i32) -> Bitboard {
+        self.within[moves.clamp(0, REACH_STEPS as i32 - 1) as usize]
+    }
 }
 
 #[cfg(test)]

@@ -128,6 +128,8 @@ impl<'a> Shared<'a> {
 const SEARCH_CACHE_BITS: [u32; 4] = [16, 12, 14, 12];
 /// Cache sizes of a worker that only tests a few positions.
 const PROBE_CACHE_BITS: [u32; 4] = [4; 4];
+/// The most analyses around frozen units a worker keeps.
+const MAX_AROUND: usize = 256;
 const FROZEN_SALT: u64 = 0x9FB2_1C65_1E98_DF25;
 const VICTIM_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
 const VICTIM_BOUND_SALT: u64 = 0x2545_F491_4F6C_DD1D;
@@ -349,6 +351,12 @@ impl<'s, 'a> Worker<'s, 'a> {
             });
         }
         if frozen.any() {
+            // A search meets hundreds of frozen sets at most, each analysis
+            // a few hundred kilobytes once filled: a bound keeps that in
+            // check, and a dropped one is rebuilt lazily.
+            if self.around.len() >= MAX_AROUND && !self.around.contains_key(&frozen.0) {
+                self.around.clear();
+            }
             let around = self
                 .around
                 .entry(frozen.0)
