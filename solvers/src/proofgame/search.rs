@@ -123,11 +123,16 @@ impl<'a> Shared<'a> {
     }
 }
 
-/// Cache sizes (log2 slots) of a searching worker: needs, capture
-/// squares, capture needs, move bounds.
+/// Cache sizes (log2 slots) of a searching worker: needs, squares (capture
+/// and victim squares, frozen units), capture tests, and move bounds (the
+/// matchings too).
 const SEARCH_CACHE_BITS: [u32; 4] = [16, 12, 14, 12];
 /// Cache sizes of a worker that only tests a few positions.
 const PROBE_CACHE_BITS: [u32; 4] = [4; 4];
+/// The frozen-unit test runs only for a side with at most this many moves
+/// to spare: with more, almost nothing is frozen (on spg170, spg171 and
+/// spg200 a limit of 2 prunes the same nodes as none).
+const FROZEN_TEST_SLACK: i32 = 2;
 /// The most analyses around frozen units a worker keeps.
 const MAX_AROUND: usize = 256;
 const FROZEN_SALT: u64 = 0x9FB2_1C65_1E98_DF25;
@@ -342,8 +347,11 @@ impl<'s, 'a> Worker<'s, 'a> {
         // Units that must stay where they are for the rest of the game
         // block the others' ways: the same test around them.
         let mut frozen = Bitboard::EMPTY;
-        for color in Color::ALL {
+        for (i, color) in Color::ALL.into_iter().enumerate() {
             let budget = moves_left(color);
+            if budget - needs[i].map_or(0, |n| n.moves) > FROZEN_TEST_SLACK {
+                continue;
+            }
             let key = mix(keys[color as usize] ^ budget as u64 ^ FROZEN_SALT);
             frozen |= self.squares.get(key, || {
                 let m = self.matchings.get(a, pos, color, keys[color as usize]);
