@@ -38,18 +38,18 @@ pub struct Analysis {
     /// Squares whose diagram unit provably never moved: it stood there all
     /// game, so no other unit ever entered or crossed the square.
     fixed: Bitboard,
-    /// `dist[role][from][to]`: fewest moves for a knight, bishop, rook,
-    /// queen or king from `from` to `to` around the fixed squares.
-    /// Filled in when first asked for (as are the rows below): the
-    /// analyses of frozen units' obstacles use few of them.
+    /// `dist[role][from]`: where a knight, bishop, rook, queen or king gets
+    /// from `from` around the fixed squares, and in how many moves. Filled
+    /// in when first asked for, as are the rows below: an analysis around
+    /// frozen units uses few of them.
     dist: Vec<OnceLock<Reach>>,
     /// The diagram's units of each side less the fixed ones: the only
     /// targets still to match.
     free_targets: [Vec<(Role, Square)>; 2],
     /// `rows[color][role][from]`: [`Analysis::cost`] from `from` to each
-    /// free target, without castling rights (tabled once: the matching
-    /// runs at nearly every node of the search), as three rows: moves,
-    /// captures, straight steps.
+    /// free target, without castling rights (tabled: the matching runs at
+    /// nearly every node of the search), as three rows: moves, captures,
+    /// straight steps.
     rows: Vec<OnceLock<[[i32; MAX_N]; 3]>>,
 }
 
@@ -242,8 +242,7 @@ impl Analysis {
     }
 
     /// Fewest moves for `color`'s king or rook on `from` to get to `to`,
-    /// castling included where `castles` allow (for the rook, castling is
-    /// the king's move).
+    /// castling included where `castles` allow.
     fn castling_cost(
         &self,
         color: Color,
@@ -251,50 +250,60 @@ impl Analysis {
         (role, from): (Role, Square),
         to: Square,
     ) -> i32 {
-        if role == Role::King {
-            self.king_cost(color, castles, from, to)
-        } else {
-            self.rook_cost(color, castles, from, to)
-        }
+        self.starts(color, castles, (role, from))
+            .into_iter()
+            .flatten()
+            .map(|(start, spent)| spent + self.dist(role, start, to))
+            .min()
+            .unwrap_or(INF)
     }
 
-    fn king_cost(&self, color: Color, castles: &Castles, from: Square, to: Square) -> i32 {
-        let mut best = self.dist(Role::King, from, to);
+    /// Where `color`'s unit `role` on `from` may set out from, with the
+    /// moves of its own that takes: its square, and for a king or rook
+    /// with a castling right where castling puts it (for the rook, castling
+    /// is the king's move).
+    fn starts(
+        &self,
+        color: Color,
+        castles: &Castles,
+        (role, from): (Role, Square),
+    ) -> [Option<(Square, i32)>; 3] {
+        let mut starts = [Some((from, 0)), None, None];
         let back = Rank::new(if color == Color::White { 0 } else { 7 });
-        if from == Square::from_coords(File::E, back) {
-            for (side, through, land) in [
-                (CastlingSide::KingSide, &[File::F, File::G][..], File::G),
-                (
-                    CastlingSide::QueenSide,
-                    &[File::B, File::C, File::D][..],
-                    File::C,
-                ),
-            ] {
-                let open = through
-                    .iter()
-                    .all(|f| !self.fixed.contains(Square::from_coords(*f, back)));
-                if castles.has(color, side) && open {
-                    let land = Square::from_coords(land, back);
-                    best = best.min(1 + self.dist(Role::King, land, to));
+        let sides = [
+            (
+                CastlingSide::KingSide,
+                File::H,
+                &[File::F, File::G][..],
+                File::G,
+                File::F,
+            ),
+            (
+                CastlingSide::QueenSide,
+                File::A,
+                &[File::B, File::C, File::D][..],
+                File::C,
+                File::D,
+            ),
+        ];
+        for (k, (side, corner, through, king_lands, rook_lands)) in sides.into_iter().enumerate() {
+            if !castles.has(color, side) {
+                continue;
+            }
+            let open = through
+                .iter()
+                .all(|f| !self.fixed.contains(Square::from_coords(*f, back)));
+            starts[k + 1] = match role {
+                Role::King if open && from == Square::from_coords(File::E, back) => {
+                    Some((Square::from_coords(king_lands, back), 1))
                 }
-            }
+                Role::Rook if from == Square::from_coords(corner, back) => {
+                    Some((Square::from_coords(rook_lands, back), 0))
+                }
+                _ => None,
+            };
         }
-        best
-    }
-
-    fn rook_cost(&self, color: Color, castles: &Castles, from: Square, to: Square) -> i32 {
-        let mut best = self.dist(Role::Rook, from, to);
-        let back = Rank::new(if color == Color::White { 0 } else { 7 });
-        for (side, corner, land) in [
-            (CastlingSide::KingSide, File::H, File::F),
-            (CastlingSide::QueenSide, File::A, File::D),
-        ] {
-            if castles.has(color, side) && from == Square::from_coords(corner, back) {
-                // Castling moves the rook as part of a king move.
-                best = best.min(self.dist(Role::Rook, Square::from_coords(land, back), to));
-            }
-        }
-        best
+        starts
     }
 
     /// What `color` still needs at least to turn its units on `board` into
@@ -575,7 +584,6 @@ impl Analysis {
         // Where a pawn lands when it takes a unit on `squares`.
         let landings = squares | en_passant_landings(color, squares);
         for (i, &(role, from)) in m.units[..m.n].iter().enumerate() {
-            let castling = matches!(role, Role::King | Role::Rook) && m.castling;
             for j in 0..m.n {
                 let cost = m.moves[i * m.n + j];
                 let reduced = duals.reduced(&m.moves, m.n, i, j);
@@ -595,33 +603,33 @@ impl Analysis {
                         fewest_pawn_moves(color, from, landings).min(promoted.saturating_add(1))
                             <= spare
                     }
-                    // Castling first may shorten a king's or rook's way to
-                    // the capture; it cannot come after it.
-                    _ if castling => {
-                        let via = |sq| self.castling_cost(color, &m.castles, (role, from), sq);
-                        let way = match targets.get(j) {
-                            Some(&(target, to)) if target == role => {
-                                let ways = squares
-                                    .into_iter()
-                                    .map(|sq| via(sq) + self.dist(role, sq, to));
-                                ways.min().unwrap_or(INF) - cost
-                            }
-                            Some(_) => INF,
-                            None => squares.into_iter().map(via).min().unwrap_or(INF),
-                        };
-                        way <= spare
-                    }
                     // A piece's moves can be taken back, so its distances
-                    // are the same both ways.
+                    // are the same both ways. Castling first may shorten a
+                    // king's or rook's way to the capture; it cannot come
+                    // after it.
                     (_, Some(&(target, to))) if target == role => {
-                        let (out, back) = (self.reach(role, from), self.reach(role, to));
-                        let total = cost + spare;
-                        (0..=total)
-                            .any(|k| (out.within(k) & back.within(total - k) & squares).any())
+                        let back = self.reach(role, to);
+                        self.starts(color, &m.castles, (role, from))
+                            .into_iter()
+                            .flatten()
+                            .any(|(start, spent)| {
+                                let out = self.reach(role, start);
+                                let total = cost + spare - spent;
+                                (0..=total).any(|k| {
+                                    (out.within(k) & back.within(total - k) & squares).any()
+                                })
+                            })
                     }
                     (_, Some(_)) => false,
                     // A unit left over costs nothing in the matching.
-                    (_, None) => (self.reach(role, from).within(spare) & squares).any(),
+                    (_, None) => self
+                        .starts(color, &m.castles, (role, from))
+                        .into_iter()
+                        .flatten()
+                        .any(|(start, spent)| {
+                            spent <= spare
+                                && (self.reach(role, start).within(spare - spent) & squares).any()
+                        }),
                 };
                 if fits {
                     return true;
@@ -850,31 +858,36 @@ fn forced_cost(cost: &[i32; MAX_N * MAX_N], n: usize, i: usize, j: usize) -> i32
 /// `from` to `to` (ranks strictly after `from`, up to `to`).
 fn pawn_diamond(color: Color, from: Square, to: Square) -> Bitboard {
     let (r0, r1) = (rel_rank(color, from), rel_rank(color, to));
-    let mut squares = Bitboard::EMPTY;
-    for sq in Square::ALL {
-        let r = rel_rank(color, sq);
-        if r > r0
-            && r <= r1
-            && from.file().distance(sq.file()) as i32 <= r - r0
-            && sq.file().distance(to.file()) as i32 <= r1 - r
-        {
-            squares.add(sq);
-        }
-    }
-    squares
+    let (f0, f1) = (from.file() as i32, to.file() as i32);
+    ((r0 + 1)..=r1).fold(Bitboard::EMPTY, |squares, r| {
+        let lo = (f0 - (r - r0)).max(f1 - (r1 - r));
+        let hi = (f0 + (r - r0)).min(f1 + (r1 - r));
+        squares | rank_span(color, r, lo, hi)
+    })
 }
 
 /// Every square ahead of a pawn of `color` on `from` that it can reach.
 fn pawn_cone(color: Color, from: Square) -> Bitboard {
-    let r0 = rel_rank(color, from);
-    let mut squares = Bitboard::EMPTY;
-    for sq in Square::ALL {
-        let r = rel_rank(color, sq);
-        if r > r0 && from.file().distance(sq.file()) as i32 <= r - r0 {
-            squares.add(sq);
-        }
+    let (r0, f0) = (rel_rank(color, from), from.file() as i32);
+    ((r0 + 1)..=7).fold(Bitboard::EMPTY, |squares, r| {
+        squares | rank_span(color, r, f0 - (r - r0), f0 + (r - r0))
+    })
+}
+
+/// The squares of files `lo..=hi` (clipped to the board) on the rank
+/// `rank` counted from `color`'s side.
+fn rank_span(color: Color, rank: i32, lo: i32, hi: i32) -> Bitboard {
+    let (lo, hi) = (lo.max(0), hi.min(7));
+    if lo > hi {
+        return Bitboard::EMPTY;
     }
-    squares
+    let row = ((1u64 << (hi - lo + 1)) - 1) << lo;
+    let rank = if color == Color::White {
+        rank
+    } else {
+        7 - rank
+    };
+    Bitboard(row << (8 * rank))
 }
 
 /// Units of the diagram that provably never moved (nor were captured and
@@ -1140,5 +1153,35 @@ mod tests {
             .with_frozen(frozen)
             .need(&now, &castles, Color::White)
             .is_some());
+    }
+
+    #[test]
+    fn pawn_shapes_match_their_definitions() {
+        for color in Color::ALL {
+            for from in Square::ALL {
+                let r0 = rel_rank(color, from);
+                let ahead = |sq: Square| {
+                    let r = rel_rank(color, sq);
+                    r > r0 && from.file().distance(sq.file()) as i32 <= r - r0
+                };
+                let cone: Bitboard = Square::ALL.into_iter().filter(|&sq| ahead(sq)).collect();
+                assert_eq!(pawn_cone(color, from), cone, "{color} {from}");
+                for to in Square::ALL {
+                    let r1 = rel_rank(color, to);
+                    let diamond: Bitboard = Square::ALL
+                        .into_iter()
+                        .filter(|&sq| {
+                            let r = rel_rank(color, sq);
+                            ahead(sq) && r <= r1 && sq.file().distance(to.file()) as i32 <= r1 - r
+                        })
+                        .collect();
+                    assert_eq!(
+                        pawn_diamond(color, from, to),
+                        diamond,
+                        "{color} {from} {to}"
+                    );
+                }
+            }
+        }
     }
 }

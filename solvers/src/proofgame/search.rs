@@ -156,14 +156,18 @@ impl<V: Clone> Memo<V> {
 
     /// The value for `key`, from the cache or `compute`d into it.
     fn get(&mut self, key: u64, compute: impl FnOnce() -> V) -> V {
+        self.get_ref(key, compute).clone()
+    }
+
+    /// [`Memo::get`] without the copy.
+    fn get_ref(&mut self, key: u64, compute: impl FnOnce() -> V) -> &V {
         let slot = (key as usize) & (self.slots.len() - 1);
+        if !matches!(&self.slots[slot], Some((k, _)) if *k == key) {
+            self.slots[slot] = Some((key, compute()));
+        }
         match &self.slots[slot] {
-            Some((k, value)) if *k == key => value.clone(),
-            _ => {
-                let value = compute();
-                self.slots[slot] = Some((key, value.clone()));
-                value
-            }
+            Some((_, value)) => value,
+            None => unreachable!("just filled"),
         }
     }
 }
@@ -172,9 +176,10 @@ impl<V: Clone> Memo<V> {
 struct Matchings(Memo<Option<Matching>>);
 
 impl Matchings {
-    fn get(&mut self, a: &Analysis, pos: &Chess, color: Color, key: u64) -> Option<Matching> {
+    fn get(&mut self, a: &Analysis, pos: &Chess, color: Color, key: u64) -> Option<&Matching> {
         self.0
-            .get(key, || a.matching(pos.board(), pos.castles(), color))
+            .get_ref(key, || a.matching(pos.board(), pos.castles(), color))
+            .as_ref()
     }
 }
 
@@ -192,7 +197,7 @@ pub(crate) struct Worker<'s, 'a> {
     bounds: Memo<Option<MoveBound>>,
     matchings: Matchings,
     /// The goal's analysis with frozen units, by their squares.
-    around: std::collections::HashMap<u64, Box<Analysis>>,
+    around: std::collections::HashMap<u64, Analysis>,
     nodes: u64,
     /// Nodes met at the synchronisation depth so far (`None`: not parallel).
     sync_seen: Option<u64>,
@@ -248,11 +253,13 @@ impl<'s, 'a> Worker<'s, 'a> {
         let a = self.goal.analysis;
         let (board, turn) = (pos.board(), pos.turn());
         self.bounds.get(key, || {
-            let m = match victims {
-                None => self.matchings.get(a, pos, turn, key),
-                Some(_) => a.matching_with(board, pos.castles(), turn, victims),
-            };
-            m.map(|m| a.move_bound(board, &m, victims))
+            let bound = |m: &Matching| a.move_bound(board, m, victims);
+            match victims {
+                None => self.matchings.get(a, pos, turn, key).map(bound),
+                Some(_) => a
+                    .matching_with(board, pos.castles(), turn, victims)
+                    .map(|m| bound(&m)),
+            }
         })
     }
 
@@ -273,7 +280,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let capturer_key = mix(keys[capturer] ^ budget as u64);
         let squares = self.squares.get(capturer_key, || {
             let m = self.matchings.get(a, pos, !victim, keys[capturer]);
-            a.capture_squares(m.as_ref(), budget)
+            a.capture_squares(m, budget)
         });
         let key = mix(mix(keys[victim as usize] ^ squares.0) ^ count as u64);
         (Victims { squares, count }, key)
@@ -296,14 +303,14 @@ impl<'s, 'a> Worker<'s, 'a> {
         let victim_key = mix(keys[victim] ^ victim_budget as u64 ^ VICTIM_SALT);
         let squares = self.squares.get(victim_key, || {
             let m = self.matchings.get(a, pos, !capturer, keys[victim]);
-            a.victim_squares(m.as_ref(), victim_budget)
+            a.victim_squares(m, victim_budget)
         });
         let key = mix(mix(keys[capturer as usize] ^ squares.0) ^ budget as u64);
         self.captures.get(key, || {
             let m = self
                 .matchings
                 .get(a, pos, capturer, keys[capturer as usize]);
-            a.capture_fits(m.as_ref(), squares, budget)
+            a.capture_fits(m, squares, budget)
         })
     }
 
@@ -355,12 +362,12 @@ impl<'s, 'a> Worker<'s, 'a> {
             let key = mix(keys[color as usize] ^ budget as u64 ^ FROZEN_SALT);
             frozen |= self.squares.get(key, || {
                 let m = self.matchings.get(a, pos, color, keys[color as usize]);
-                m.map_or(Bitboard::EMPTY, |m| a.frozen(&m, budget))
+                m.map_or(Bitboard::EMPTY, |m| a.frozen(m, budget))
             });
         }
         if frozen.any() {
-            // A search meets hundreds of frozen sets at most, each analysis
-            // a few hundred kilobytes once filled: a bound keeps that in
+            // A search meets up to about a thousand frozen sets, each
+            // analysis up to 170 KB once filled: a bound keeps that in
             // check, and a dropped one is rebuilt lazily.
             if self.around.len() >= MAX_AROUND && !self.around.contains_key(&frozen.0) {
                 self.around.clear();
@@ -368,7 +375,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             let around = self
                 .around
                 .entry(frozen.0)
-                .or_insert_with(|| Box::new(a.with_frozen(frozen)));
+                .or_insert_with(|| a.with_frozen(frozen));
             for color in Color::ALL {
                 let key = mix(keys[color as usize] ^ frozen.0 ^ FROZEN_SALT);
                 let need = self
@@ -406,8 +413,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             let need = self.needs.get(key, || {
                 a.need_with(pos.board(), pos.castles(), color, Some(victims))
             })?;
-            let least = need.moves.max(surplus(!color) + need.straight);
-            if least > moves_left(color) {
+            if !fits(need, color) {
                 return None;
             }
             if color == pos.turn() {
