@@ -42,7 +42,9 @@ pub struct Analysis {
     /// from `from` around the fixed squares, and in how many moves. Filled
     /// in when first asked for, as are the rows below: an analysis around
     /// frozen units uses few of them.
-    dist: Vec<OnceLock<Reach>>,
+    /// Boxed, so that an analysis made for a few lookups is cheap to set
+    /// up and to drop.
+    dist: Vec<OnceLock<Box<Reach>>>,
     /// The diagram's units of each side less the fixed ones: the only
     /// targets still to match.
     free_targets: [Vec<(Role, Square)>; 2],
@@ -50,7 +52,7 @@ pub struct Analysis {
     /// free target, without castling rights (tabled: the matching runs at
     /// nearly every node of the search), as three rows: moves, captures,
     /// straight steps.
-    rows: Vec<OnceLock<[[i32; MAX_N]; 3]>>,
+    rows: Vec<OnceLock<Box<[[i32; MAX_N]; 3]>>>,
 }
 
 const UNREACHABLE: u8 = u8::MAX;
@@ -155,7 +157,7 @@ impl Analysis {
                 let (m, c, s) = self.cost(color, &none, (role, from), t);
                 [row[0][j], row[1][j], row[2][j]] = [m, c, s];
             }
-            row
+            Box::new(row)
         })
     }
 
@@ -171,7 +173,7 @@ impl Analysis {
     /// Where `role` gets from `from`, and in how many moves.
     fn reach(&self, role: Role, from: Square) -> &Reach {
         let i = role_index(role) * 64 + from.to_usize();
-        self.dist[i].get_or_init(|| Reach::new(role, from, self.fixed))
+        self.dist[i].get_or_init(|| Box::new(Reach::new(role, from, self.fixed)))
     }
 
     fn dist(&self, role: Role, from: Square, to: Square) -> i32 {

@@ -134,7 +134,7 @@ const PROBE_CACHE_BITS: [u32; 4] = [4; 4];
 /// spg200 a limit of 2 prunes the same nodes as none).
 const FROZEN_TEST_SLACK: i32 = 2;
 /// The most analyses around frozen units a worker keeps.
-const MAX_AROUND: usize = 256;
+const MAX_AROUND: usize = 1024;
 const FROZEN_SALT: u64 = 0x9FB2_1C65_1E98_DF25;
 const VICTIM_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
 const VICTIM_BOUND_SALT: u64 = 0x2545_F491_4F6C_DD1D;
@@ -366,9 +366,9 @@ impl<'s, 'a> Worker<'s, 'a> {
             });
         }
         if frozen.any() {
-            // A search meets up to about a thousand frozen sets, each
-            // analysis up to 170 KB once filled: a bound keeps that in
-            // check, and a dropped one is rebuilt lazily.
+            // A search may meet thousands of frozen sets; an analysis
+            // takes 20 KB and grows with its lookups. A bound keeps that
+            // in check, and a dropped one is rebuilt lazily.
             if self.around.len() >= MAX_AROUND && !self.around.contains_key(&frozen.0) {
                 self.around.clear();
             }
