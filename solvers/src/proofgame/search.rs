@@ -162,13 +162,11 @@ impl<V: Clone> Memo<V> {
     /// [`Memo::get`] without the copy.
     fn get_ref(&mut self, key: u64, compute: impl FnOnce() -> V) -> &V {
         let slot = (key as usize) & (self.slots.len() - 1);
-        if !matches!(&self.slots[slot], Some((k, _)) if *k == key) {
-            self.slots[slot] = Some((key, compute()));
+        let entry = &mut self.slots[slot];
+        if !matches!(entry, Some((k, _)) if *k == key) {
+            *entry = None;
         }
-        match &self.slots[slot] {
-            Some((_, value)) => value,
-            None => unreachable!("just filled"),
-        }
+        &entry.get_or_insert_with(|| (key, compute())).1
     }
 }
 
