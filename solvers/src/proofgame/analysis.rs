@@ -586,6 +586,7 @@ impl Analysis {
         // Where a pawn lands when it takes a unit on `squares`.
         let landings = squares | en_passant_landings(color, squares);
         for (i, &(role, from)) in m.units[..m.n].iter().enumerate() {
+            let starts = self.starts(color, &m.castles, (role, from));
             for j in 0..m.n {
                 let cost = m.moves[i * m.n + j];
                 let reduced = duals.reduced(&m.moves, m.n, i, j);
@@ -611,27 +612,19 @@ impl Analysis {
                     // after it.
                     (_, Some(&(target, to))) if target == role => {
                         let back = self.reach(role, to);
-                        self.starts(color, &m.castles, (role, from))
-                            .into_iter()
-                            .flatten()
-                            .any(|(start, spent)| {
-                                let out = self.reach(role, start);
-                                let total = cost + spare - spent;
-                                (0..=total).any(|k| {
-                                    (out.within(k) & back.within(total - k) & squares).any()
-                                })
-                            })
+                        starts.into_iter().flatten().any(|(start, spent)| {
+                            let out = self.reach(role, start);
+                            let total = cost + spare - spent;
+                            (0..=total)
+                                .any(|k| (out.within(k) & back.within(total - k) & squares).any())
+                        })
                     }
                     (_, Some(_)) => false,
                     // A unit left over costs nothing in the matching.
-                    (_, None) => self
-                        .starts(color, &m.castles, (role, from))
-                        .into_iter()
-                        .flatten()
-                        .any(|(start, spent)| {
-                            spent <= spare
-                                && (self.reach(role, start).within(spare - spent) & squares).any()
-                        }),
+                    (_, None) => starts.into_iter().flatten().any(|(start, spent)| {
+                        spent <= spare
+                            && (self.reach(role, start).within(spare - spent) & squares).any()
+                    }),
                 };
                 if fits {
                     return true;
