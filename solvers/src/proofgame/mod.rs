@@ -222,13 +222,19 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
     let targets: Vec<Target> = if options.retraction && position.is_check() {
         let mut befores: Vec<Board> = Vec::new();
         let setup = position.to_setup(shakmaty::EnPassantMode::Legal);
+        let mut impossible = 0;
         for r in crate::legality::retro::lastmove::retractions(&setup) {
-            if !befores.contains(&r.before.board) {
+            if befores.contains(&r.before.board) {
+                continue;
+            }
+            if reachable_board(r.before.clone()) {
                 befores.push(r.before.board);
+            } else {
+                impossible += 1;
             }
         }
         outcome.notes.push(format!(
-            "king in check: {} possible last move(s) retracted, each searched on its own",
+            "king in check: {} possible last move(s) retracted, each searched on its own ({impossible} more left out: the position before them is impossible)",
             befores.len()
         ));
         befores
@@ -460,6 +466,18 @@ fn static_impossibility(analysis: &Analysis) -> Option<String> {
     None
 }
 
+/// Whether the board of `before`, with its side to move, passes the
+/// cheap legality tests that hold in every game: above all, that the side
+/// not to move is not in check. Castling rights and the en-passant square
+/// are left out, as a goal fixes neither. Most positions before a checking
+/// move fail this (the check was already there), and each would cost a
+/// whole search otherwise.
+fn reachable_board(mut before: Setup) -> bool {
+    before.castling_rights = shakmaty::Bitboard::EMPTY;
+    before.ep_square = None;
+    crate::legality::cheap::check(&before).is_empty()
+}
+
 /// The diagram as a position with `turn` to move (no castling rights, no
 /// en-passant square: those follow from the game, not the diagram).
 fn diagram_position(diagram: &Board, turn: Color) -> Result<Chess, String> {
@@ -498,6 +516,32 @@ mod tests {
 
     fn setup(fen: &str) -> Setup {
         fen.parse::<Fen>().unwrap().into_setup()
+    }
+
+    /// spg186 ends 11.cxb6+ e.p., the bishop on d3 giving check. Of the
+    /// moves that could have brought the bishop to d3, Bf1-d3 and Bc4-d3
+    /// start where it already gave check; the en-passant capture does not.
+    #[test]
+    fn positions_before_a_check_that_was_already_there_are_left_out() {
+        let diagram = setup("rn1q1bnr/4pppp/kPPp4/8/8/3BBP2/PP1N1PPP/R2QK1NR b - - 0 11");
+        let kept = |before: &str| {
+            crate::legality::retro::lastmove::retractions(&diagram)
+                .into_iter()
+                .find(|r| r.before.board.to_string() == before)
+                .map(|r| reachable_board(r.before))
+        };
+        assert_eq!(
+            kept("rn1q1bnr/4pppp/k1Pp4/1pP5/8/3BBP2/PP1N1PPP/R2QK1NR"),
+            Some(true)
+        );
+        assert_eq!(
+            kept("rn1q1bnr/4pppp/kPPp4/8/8/4BP2/PP1N1PPP/R2QKBNR"),
+            Some(false)
+        );
+        assert_eq!(
+            kept("rn1q1bnr/4pppp/kPPp4/8/2B5/4BP2/PP1N1PPP/R2QK1NR"),
+            Some(false)
+        );
     }
 
     #[test]
