@@ -272,6 +272,12 @@ impl Analysis {
     ) -> [Option<(Square, i32)>; 3] {
         let mut starts = [Some((from, 0)), None, None];
         let back = Rank::new(if color == Color::White { 0 } else { 7 });
+        if !matches!(role, Role::King | Role::Rook)
+            || from.rank() != back
+            || (castles.castling_rights() & Bitboard::from_rank(back)).is_empty()
+        {
+            return starts;
+        }
         let sides = [
             (
                 CastlingSide::KingSide,
@@ -647,10 +653,7 @@ impl Analysis {
         match role {
             Role::King => INF,
             Role::Pawn => fewest_pawn_moves(color, from, squares | ep | last_rank(color)),
-            _ => squares
-                .into_iter()
-                .map(|sq| self.dist(role, from, sq))
-                .fold(INF, i32::min),
+            _ => self.reach(role, from).nearest(squares),
         }
     }
 
@@ -815,12 +818,24 @@ fn last_rank(color: Color) -> Bitboard {
 /// The fewest moves for `color`'s pawn on `from` to get to one of
 /// `squares`, ignoring obstacles (`INF` for none).
 fn fewest_pawn_moves(color: Color, from: Square, squares: Bitboard) -> i32 {
-    squares
-        .into_iter()
-        .filter_map(|sq| pawn_path(color, from, sq))
-        .map(|(m, _)| m)
-        .min()
-        .unwrap_or(INF)
+    // The nearest rank of `squares` ahead within the pawn's reach; from
+    // its second rank, one move less to where the double step leads.
+    let nearest = |start: Square| {
+        let ahead = squares & pawn_cone(color, start).with(start);
+        let sq = if color == Color::White {
+            ahead.first()
+        } else {
+            ahead.last()
+        }?;
+        Some(rel_rank(color, sq) - rel_rank(color, from))
+    };
+    let single = nearest(from).unwrap_or(INF);
+    let double = (rel_rank(color, from) == 1)
+        .then(|| from.offset(if color == Color::White { 16 } else { -16 }))
+        .flatten()
+        .and_then(nearest)
+        .map_or(INF, |d| d - 1);
+    single.min(double)
 }
 
 /// Where `color`'s pawns land when they take an enemy pawn en passant on
@@ -863,11 +878,33 @@ fn pawn_diamond(color: Color, from: Square, to: Square) -> Bitboard {
 
 /// Every square ahead of a pawn of `color` on `from` that it can reach.
 fn pawn_cone(color: Color, from: Square) -> Bitboard {
-    let (r0, f0) = (rel_rank(color, from), from.file() as i32);
-    ((r0 + 1)..=7).fold(Bitboard::EMPTY, |squares, r| {
-        squares | rank_span(color, r, f0 - (r - r0), f0 + (r - r0))
-    })
+    Bitboard(PAWN_CONES[color_index(color)][from.to_usize()])
 }
+
+/// [`pawn_cone`] by colour index and square, worked out at compile time:
+/// the capture tests ask for cones at nearly every node.
+const PAWN_CONES: [[u64; 64]; 2] = {
+    let mut cones = [[0; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (rank, file) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut to = 0;
+        while to < 64 {
+            let (r, f) = ((to / 8) as i32, (to % 8) as i32);
+            let wide = (f - file).abs();
+            // White's pawns go up the board (colour index 0), Black's down.
+            if r > rank && wide <= r - rank {
+                cones[0][sq] |= 1 << to;
+            }
+            if r < rank && wide <= rank - r {
+                cones[1][sq] |= 1 << to;
+            }
+            to += 1;
+        }
+        sq += 1;
+    }
+    cones
+};
 
 /// The squares of files `lo..=hi` (clipped to the board) on the rank
 /// `rank` counted from `color`'s side.
@@ -962,6 +999,19 @@ impl Reach {
             frontier = next;
         }
         Reach { dist, within }
+    }
+
+    /// The fewest moves to one of `squares` (`INF` for none).
+    fn nearest(&self, squares: Bitboard) -> i32 {
+        match (0..REACH_STEPS - 1).find(|&k| (self.within[k] & squares).any()) {
+            Some(k) => k as i32,
+            None => squares
+                .into_iter()
+                .map(|sq| self.dist[sq.to_usize()])
+                .filter(|&d| d != UNREACHABLE)
+                .map(i32::from)
+                .fold(INF, i32::min),
+        }
     }
 
     /// The squares at most `moves` moves away.
@@ -1174,6 +1224,75 @@ mod tests {
                         pawn_diamond(color, from, to),
                         diamond,
                         "{color} {from} {to}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Sets of squares to test the shortcuts on: every single square, and
+    /// pseudo-random sparse and dense sets.
+    fn square_sets() -> Vec<Bitboard> {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut sets: Vec<Bitboard> = Square::ALL.into_iter().map(Bitboard::from).collect();
+        for _ in 0..200 {
+            sets.push(Bitboard(next() & next() & next()));
+            sets.push(Bitboard(next()));
+        }
+        sets.push(Bitboard::EMPTY);
+        sets
+    }
+
+    #[test]
+    fn fewest_pawn_moves_is_the_least_pawn_path() {
+        for squares in square_sets() {
+            for color in Color::ALL {
+                for from in Square::ALL {
+                    let least = squares
+                        .into_iter()
+                        .filter_map(|sq| pawn_path(color, from, sq))
+                        .map(|(m, _)| m)
+                        .min()
+                        .unwrap_or(INF);
+                    assert_eq!(
+                        fewest_pawn_moves(color, from, squares),
+                        least,
+                        "{color} {from} {squares:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nearest_is_the_least_distance() {
+        // Fixed units make walls and far corners (spg200's diagram).
+        let a = Analysis::new(&board(
+            "rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R",
+        ));
+        for squares in square_sets() {
+            for role in [
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ] {
+                for from in Square::ALL {
+                    let least = squares
+                        .into_iter()
+                        .map(|sq| a.dist(role, from, sq))
+                        .fold(INF, i32::min);
+                    assert_eq!(
+                        a.reach(role, from).nearest(squares),
+                        least,
+                        "{role:?} {from} {squares:?}"
                     );
                 }
             }
