@@ -888,16 +888,16 @@ const PAWN_CONES: [[u64; 64]; 2] = {
     let mut sq = 0;
     while sq < 64 {
         let (rank, file) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut to = 0;
+        let mut to: usize = 0;
         while to < 64 {
             let (r, f) = ((to / 8) as i32, (to % 8) as i32);
             let wide = (f - file).abs();
             // White's pawns go up the board (colour index 0), Black's down.
             if r > rank && wide <= r - rank {
-                cones[0][sq] |= 1 << to;
+                cones[0][sq] |= 1u64 << to;
             }
             if r < rank && wide <= rank - r {
-                cones[1][sq] |= 1 << to;
+                cones[1][sq] |= 1u64 << to;
             }
             to += 1;
         }
