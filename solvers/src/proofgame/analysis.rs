@@ -15,7 +15,6 @@ use shakmaty::{
 use std::sync::OnceLock;
 
 use super::assign::{min_cost, min_cost_with_duals, Duals, INF, MAX_N};
-use super::hash::mix;
 
 /// What one side still has to spend, at least.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,17 +182,6 @@ impl Analysis {
         } else {
             i32::from(d)
         }
-    }
-
-    /// A key for `color`'s units and castling rights on `board` (for caching
-    /// [`Analysis::need`]).
-    pub fn side_key(&self, board: &Board, castles: &Castles, color: Color) -> u64 {
-        let ours = board.by_color(color);
-        let mut key = mix((castles.castling_rights() & ours).0 ^ color_index(color) as u64);
-        for role in Role::ALL {
-            key = mix(key ^ (board.by_role(role) & ours).0.wrapping_add(role as u64));
-        }
-        key
     }
 
     /// Fewest (moves, pawn captures, straight pawn moves) for `color`'s unit

@@ -20,46 +20,71 @@ fn piece_key(sq: Square, piece: Piece) -> u64 {
     Zobrist64::zobrist_for_piece(sq, piece).0
 }
 
-/// The units' part of the key of `board`.
-pub fn board_hash(board: &Board) -> u64 {
-    board
-        .iter()
-        .fold(0, |hash, (sq, piece)| hash ^ piece_key(sq, piece))
-}
+/// The units' part of the key of a board, kept per side (by `Color as
+/// usize`): a side's part also keys what the static tests work out for
+/// that side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardHash([u64; 2]);
 
-/// The units' part of the key after `turn` plays `m` on a board whose key
-/// is `hash`.
-pub fn board_hash_after(hash: u64, turn: Color, m: &Move) -> u64 {
-    let ours = |role: Role| role.of(turn);
-    match *m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            let taken = capture.map_or(0, |role| piece_key(to, role.of(!turn)));
-            hash ^ piece_key(from, ours(role))
-                ^ piece_key(to, ours(promotion.unwrap_or(role)))
-                ^ taken
+impl BoardHash {
+    /// The key of `board`, hashed afresh.
+    pub fn new(board: &Board) -> BoardHash {
+        let mut sides = [0; 2];
+        for (sq, piece) in board {
+            sides[piece.color as usize] ^= piece_key(sq, piece);
         }
-        Move::EnPassant { from, to } => {
-            let pawn = ours(Role::Pawn);
-            let taken = Square::from_coords(to.file(), from.rank());
-            hash ^ piece_key(from, pawn)
-                ^ piece_key(to, pawn)
-                ^ piece_key(taken, Role::Pawn.of(!turn))
-        }
-        Move::Castle { king, rook } => {
-            let side = m.castling_side().expect("a castling move");
-            let (k, r) = (ours(Role::King), ours(Role::Rook));
-            hash ^ piece_key(king, k)
-                ^ piece_key(side.king_to(turn), k)
-                ^ piece_key(rook, r)
-                ^ piece_key(side.rook_to(turn), r)
-        }
-        Move::Put { .. } => unreachable!("no drops in chess"),
+        BoardHash(sides)
+    }
+
+    /// The key after `turn` plays `m`.
+    pub fn after(self, turn: Color, m: &Move) -> BoardHash {
+        let ours = |role: Role| role.of(turn);
+        let (moved, taken) = match *m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => (
+                piece_key(from, ours(role)) ^ piece_key(to, ours(promotion.unwrap_or(role))),
+                capture.map_or(0, |role| piece_key(to, role.of(!turn))),
+            ),
+            Move::EnPassant { from, to } => {
+                let pawn = ours(Role::Pawn);
+                let taken = Square::from_coords(to.file(), from.rank());
+                (
+                    piece_key(from, pawn) ^ piece_key(to, pawn),
+                    piece_key(taken, Role::Pawn.of(!turn)),
+                )
+            }
+            Move::Castle { king, rook } => {
+                let side = m.castling_side().expect("a castling move");
+                let (k, r) = (ours(Role::King), ours(Role::Rook));
+                (
+                    piece_key(king, k)
+                        ^ piece_key(side.king_to(turn), k)
+                        ^ piece_key(rook, r)
+                        ^ piece_key(side.rook_to(turn), r),
+                    0,
+                )
+            }
+            Move::Put { .. } => unreachable!("no drops in chess"),
+        };
+        let mut sides = self.0;
+        sides[turn as usize] ^= moved;
+        sides[!turn as usize] ^= taken;
+        BoardHash(sides)
+    }
+
+    /// The whole board's part (shakmaty's Zobrist key of its units).
+    pub fn board(self) -> u64 {
+        self.0[0] ^ self.0[1]
+    }
+
+    /// `color`'s units' part.
+    pub fn side(self, color: Color) -> u64 {
+        self.0[color as usize]
     }
 }
 
@@ -95,7 +120,7 @@ mod tests {
         let mut kinds = [0usize; 3];
         for _ in 0..300 {
             let mut pos = Chess::default();
-            let mut hash = board_hash(pos.board());
+            let mut hash = BoardHash::new(pos.board());
             for _ in 0..120 {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
@@ -108,11 +133,11 @@ mod tests {
                 kinds[0] += usize::from(m.is_castle());
                 kinds[1] += usize::from(m.is_en_passant());
                 kinds[2] += usize::from(m.is_promotion());
-                hash = board_hash_after(hash, pos.turn(), &m);
+                hash = hash.after(pos.turn(), &m);
                 pos.play_unchecked(m);
-                assert_eq!(hash, board_hash(pos.board()), "{m}");
+                assert_eq!(hash, BoardHash::new(pos.board()), "{m}");
                 let fresh = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-                assert_eq!(position_hash(&pos, hash), fresh);
+                assert_eq!(position_hash(&pos, hash.board()), fresh);
             }
         }
         assert!(

@@ -12,10 +12,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
+use shakmaty::{Bitboard, Board, Castles, Chess, Color, Move, Position};
 
 use super::analysis::{Analysis, Matching, MoveBound, Need, Victims};
-use super::hash::{self, mix};
+use super::hash::{self, mix, BoardHash};
 use super::Progress;
 use crate::search::{payload, Table};
 
@@ -61,7 +61,7 @@ impl Goal<'_> {
 
 /// What [`Worker::feasible_keys`] found out that the move bounds use.
 struct Feasible {
-    /// Both sides' [`Analysis::side_key`]s, by `Color as usize`.
+    /// Both sides' [`side_key`]s, by `Color as usize`.
     sides: [u64; 2],
     /// The units of the side to move that the opponent's pawns must take,
     /// with their cache key.
@@ -133,8 +133,8 @@ const PROBE_CACHE_BITS: [u32; 4] = [4; 4];
 /// to spare: with more, almost nothing is frozen (on spg170, spg171 and
 /// spg200 a limit of 2 prunes the same nodes as none).
 const FROZEN_TEST_SLACK: i32 = 2;
-/// The most analyses around frozen units a worker keeps.
-const MAX_AROUND: usize = 1024;
+/// Log2 of the analyses around frozen units a searching worker keeps.
+const AROUND_BITS: u32 = 10;
 const FROZEN_SALT: u64 = 0x9FB2_1C65_1E98_DF25;
 const VICTIM_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
 const VICTIM_BOUND_SALT: u64 = 0x2545_F491_4F6C_DD1D;
@@ -170,7 +170,7 @@ impl<V: Clone> Memo<V> {
     }
 }
 
-/// Each side's [`Analysis::matching`], by its [`Analysis::side_key`].
+/// Each side's [`Analysis::matching`], by its [`side_key`].
 struct Matchings(Memo<Option<Matching>>);
 
 impl Matchings {
@@ -194,11 +194,17 @@ pub(crate) struct Worker<'s, 'a> {
     /// [`Worker::move_bound`] by key.
     bounds: Memo<Option<MoveBound>>,
     matchings: Matchings,
-    /// The goal's analysis with frozen units, by their squares.
-    around: std::collections::HashMap<u64, Analysis>,
+    /// The goal's analysis with frozen units, by their squares (mixed).
+    around: Memo<Analysis>,
     nodes: u64,
     /// Nodes met at the synchronisation depth so far (`None`: not parallel).
     sync_seen: Option<u64>,
+}
+
+/// A key for `color`'s units and castling rights (for caching what the
+/// static tests work out for the side); `hash` is `board`'s.
+fn side_key(hash: BoardHash, board: &Board, castles: &Castles, color: Color) -> u64 {
+    mix(hash.side(color) ^ (castles.castling_rights() & board.by_color(color)).0)
 }
 
 fn tt_key(hash: u64, left: u32) -> u64 {
@@ -231,13 +237,13 @@ impl<'s, 'a> Worker<'s, 'a> {
             captures: Memo::new(captures),
             bounds: Memo::new(bounds),
             matchings: Matchings(Memo::new(bounds)),
-            around: Default::default(),
+            around: Memo::new(AROUND_BITS.min(bounds)),
             nodes: 0,
             sync_seen: parallel.then_some(0),
         }
     }
 
-    /// [`Analysis::need`]; `key` is the side's [`Analysis::side_key`].
+    /// [`Analysis::need`]; `key` is the side's [`side_key`].
     fn need(&mut self, pos: &Chess, color: Color, key: u64) -> Option<Need> {
         let a = self.goal.analysis;
         self.needs
@@ -245,7 +251,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     }
 
     /// [`Analysis::move_bound`] of the side to move, by `key`: its
-    /// [`Analysis::side_key`], or with `victims` their key. All the moves
+    /// [`side_key`], or with `victims` their key. All the moves
     /// of the other side from one position share it.
     fn move_bound(&mut self, pos: &Chess, key: u64, victims: Option<Victims>) -> Option<MoveBound> {
         let a = self.goal.analysis;
@@ -264,7 +270,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// The units of `victim` the opponent's pawns must take: `count` of
     /// them, on the squares those pawns can capture on given the
     /// opponent's `budget` of moves; with a key for caching what follows
-    /// from them. `keys` are both sides' [`Analysis::side_key`]s, by
+    /// from them. `keys` are both sides' [`side_key`]s, by
     /// `Color as usize`.
     fn victims(
         &mut self,
@@ -286,7 +292,7 @@ impl<'s, 'a> Worker<'s, 'a> {
 
     /// [`Analysis::capture_fits`] of `capturer` within `budget`, the
     /// squares being the opponent's [`Analysis::victim_squares`] within its
-    /// `victim_budget`. `keys` are both sides' [`Analysis::side_key`]s, by
+    /// `victim_budget`. `keys` are both sides' [`side_key`]s, by
     /// `Color as usize`.
     fn capture_fits(
         &mut self,
@@ -314,14 +320,21 @@ impl<'s, 'a> Worker<'s, 'a> {
 
     /// Whether the diagram may still be reached in exactly `left` plies.
     pub fn feasible(&mut self, pos: &Chess, left: u32) -> bool {
-        self.feasible_keys(pos, left).is_some()
+        self.feasible_keys(pos, BoardHash::new(pos.board()), left)
+            .is_some()
     }
 
-    /// [`Worker::feasible`], with what the move bounds need when it is.
-    fn feasible_keys(&mut self, pos: &Chess, left: u32) -> Option<Feasible> {
-        let targets = |c: Color| self.goal.analysis.target().by_color(c).count() as i32;
+    /// [`Worker::feasible`], with what the move bounds need when it is;
+    /// `hash` is the board's.
+    fn feasible_keys(&mut self, pos: &Chess, hash: BoardHash, left: u32) -> Option<Feasible> {
         let board = pos.board();
-        let surplus = |c: Color| board.by_color(c).count() as i32 - targets(c);
+        // Units each side has more than the diagram, by `Color as usize`.
+        let mut surpluses = [0; 2];
+        for c in Color::ALL {
+            let target = self.goal.analysis.target().by_color(c).count() as i32;
+            surpluses[c as usize] = board.by_color(c).count() as i32 - target;
+        }
+        let surplus = |c: Color| surpluses[c as usize];
         let moves_left = |color: Color| {
             if color == pos.turn() {
                 left.div_ceil(2)
@@ -333,7 +346,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         // Indexed by `Color as usize`.
         let mut keys = [0; 2];
         for c in Color::ALL {
-            keys[c as usize] = a.side_key(board, pos.castles(), c);
+            keys[c as usize] = side_key(hash, board, pos.castles(), c);
         }
         // Whether `need` is within what `color` has left.
         let fits = |need: Need, color: Color| {
@@ -365,15 +378,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         if frozen.any() {
             // A search may meet thousands of frozen sets; an analysis
-            // takes 20 KB and grows with its lookups. A bound keeps that
-            // in check, and a dropped one is rebuilt lazily.
-            if self.around.len() >= MAX_AROUND && !self.around.contains_key(&frozen.0) {
-                self.around.clear();
-            }
-            let around = self
-                .around
-                .entry(frozen.0)
-                .or_insert_with(|| a.with_frozen(frozen));
+            // takes 20 KB and grows with its lookups, so a bounded cache
+            // keeps them, and a dropped one is rebuilt lazily.
+            let around = self.around.get_ref(mix(frozen.0), || a.with_frozen(frozen));
             for color in Color::ALL {
                 let key = mix(keys[color as usize] ^ frozen.0 ^ FROZEN_SALT);
                 let need = self
@@ -466,11 +473,11 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// `depth` is the ply count from the root of this search. Counts made
     /// after an abort are partial and never stored.
     pub fn count(&mut self, pos: &Chess, left: u32, depth: u32) -> u64 {
-        self.count_keyed(pos, hash::board_hash(pos.board()), left, depth)
+        self.count_keyed(pos, BoardHash::new(pos.board()), left, depth)
     }
 
-    /// [`Worker::count`], `board_hash` being [`hash::board_hash`] of `pos`.
-    fn count_keyed(&mut self, pos: &Chess, board_hash: u64, left: u32, depth: u32) -> u64 {
+    /// [`Worker::count`], `hash` being the key of `pos`'s board.
+    fn count_keyed(&mut self, pos: &Chess, hash: BoardHash, left: u32, depth: u32) -> u64 {
         self.tick();
         if self.shared.aborted() {
             return 0;
@@ -486,7 +493,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             self.shared.solutions.fetch_add(found, Ordering::Relaxed);
             return found;
         }
-        let Some(found) = self.feasible_keys(pos, left) else {
+        let Some(found) = self.feasible_keys(pos, hash, left) else {
             return 0;
         };
         let shared = self.shared;
@@ -502,7 +509,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         // Above the synchronisation depth every worker must see the same
         // tree, so the table (filled in racy order) is not consulted there.
-        let key = tt_key(hash::position_hash(pos, board_hash), left) ^ self.goal.salt;
+        let key = tt_key(hash::position_hash(pos, hash.board()), left) ^ self.goal.salt;
         if !above_sync {
             if let Some(data) = shared.table.get(key) {
                 return payload(data) - 1;
@@ -537,7 +544,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                     continue;
                 }
             }
-            let child_hash = hash::board_hash_after(board_hash, pos.turn(), &m);
+            let child_hash = hash.after(pos.turn(), &m);
             let mut child = pos.clone();
             child.play_unchecked(m);
             total += self.count_keyed(&child, child_hash, left - 1, depth.saturating_add(1));
