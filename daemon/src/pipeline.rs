@@ -5,6 +5,7 @@
 //! verdict word.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, FromSetup, Position};
@@ -13,17 +14,46 @@ use solvers::legality::{self, Status};
 use solvers::mate::tree::{self, Limits};
 use solvers::mate::{Found, Solver};
 use solvers::problem::{self, Problem};
+use solvers::search::Table;
 use solvers::verdict::{Kind, Verdict};
 use solvers::Stipulation;
 
 use crate::config::{SolveOptions, Stage, TablebaseOptions};
 
-/// Judges every problem of one file's content; `name` identifies the file.
+/// Search tables kept from one problem to the next (several problems may
+/// use them at once): a table's memory is then mapped once, where a fresh
+/// table pays a page fault for each page it touches, and threads faulting
+/// pages in at once slow each other down.
+#[derive(Debug, Default)]
+pub struct Tables {
+    spg: OnceLock<Table>,
+}
+
+impl Tables {
+    /// The proof-game table, of `hash_mb` megabytes when first asked for.
+    fn spg(&self, hash_mb: u64) -> &Table {
+        self.spg.get_or_init(|| Table::sized(hash_mb, u32::MAX))
+    }
+}
+
+/// [`judge_file_with`] with fresh tables.
+#[cfg(test)]
 pub fn judge_file(name: &str, content: &[u8], stages: &[Stage]) -> Vec<Verdict> {
+    judge_file_with(name, content, stages, &Tables::default())
+}
+
+/// Judges every problem of one file's content; `name` identifies the file.
+/// Searches use `tables`, which may serve other problems too.
+pub fn judge_file_with(
+    name: &str,
+    content: &[u8],
+    stages: &[Stage],
+    tables: &Tables,
+) -> Vec<Verdict> {
     problem::parse(name, content)
         .into_iter()
         .map(|parsed| match parsed {
-            Ok(problem) => judge(&problem, stages),
+            Ok(problem) => judge(&problem, stages, tables),
             Err(error) => Verdict::for_error(&error),
         })
         .collect()
@@ -31,8 +61,8 @@ pub fn judge_file(name: &str, content: &[u8], stages: &[Stage]) -> Vec<Verdict> 
 
 /// Runs the configured stages on one problem. A panic inside a stage becomes
 /// an `error` verdict for this problem only.
-pub fn judge(problem: &Problem, stages: &[Stage]) -> Verdict {
-    match catch_unwind(AssertUnwindSafe(|| run_stages(problem, stages))) {
+fn judge(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
+    match catch_unwind(AssertUnwindSafe(|| run_stages(problem, stages, tables))) {
         Ok(verdict) => verdict,
         Err(panic) => {
             let what = panic
@@ -48,7 +78,7 @@ pub fn judge(problem: &Problem, stages: &[Stage]) -> Verdict {
     }
 }
 
-fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
+fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
     let mut verdict = Verdict::for_problem(problem);
     let mut skipped = Vec::new();
     // A solver that ran out of budget explains itself; the note below is for
@@ -71,7 +101,8 @@ fn run_stages(problem: &Problem, stages: &[Stage]) -> Verdict {
             }
             Stage::Solve(options) => match problem.stipulation {
                 Stipulation::ProofGame { plies } => {
-                    crate::spg::solve(problem, plies, options, &mut verdict);
+                    let table = tables.spg(options.hash_mb);
+                    crate::spg::solve(problem, plies, options, table, &mut verdict);
                     solver_ran = true;
                 }
                 _ => {

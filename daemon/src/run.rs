@@ -73,6 +73,8 @@ struct Daemon {
     outbox: Outbox,
     journal: Arc<Journal>,
     pool: rayon::ThreadPool,
+    /// Search tables every job shares.
+    tables: pipeline::Tables,
     config: watch::Sender<Arc<Settings>>,
     /// Set on SIGTERM: jobs that have not started solving leave their file
     /// in `.processing/` for the next start instead.
@@ -202,6 +204,7 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
         outbox,
         journal,
         pool,
+        tables: pipeline::Tables::default(),
         config: config_tx,
         stopping: AtomicBool::new(false),
         keys: KeyLocks::default(),
@@ -503,7 +506,7 @@ async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
             // judge() catches panics per problem; this also covers parsing.
             // A panic escaping a rayon job would abort the whole daemon.
             let verdicts = catch_unwind(AssertUnwindSafe(|| {
-                pipeline::judge_file(&name, &bytes, &settings.config.stages)
+                pipeline::judge_file_with(&name, &bytes, &settings.config.stages, &d.tables)
             }))
             .map_err(|_| "internal error while reading this file".to_owned());
             let _ = tx.send(Some(verdicts));

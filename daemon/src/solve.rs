@@ -45,12 +45,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut failed = false;
+    let tables = pipeline::Tables::default();
     for (n, path) in files.iter().enumerate() {
         let name = path.display().to_string();
         if progress {
             eprint!("\r\x1b[K[{}/{}] {name}", n + 1, files.len());
         }
-        let verdicts = pool.install(|| judge_path(path, &config.stages));
+        let verdicts = pool.install(|| judge_path(path, &config.stages, &tables));
         for verdict in &verdicts {
             failed |= verdict.verdict == Kind::Error;
             out.write_all(report::render(verdict, args.format)?.as_bytes())
@@ -102,7 +103,11 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) {
 
 /// Judges one path; a file that cannot be read, or is far larger than any
 /// problem file, gets an `error` verdict without being read into memory.
-fn judge_path(path: &Path, stages: &[crate::config::Stage]) -> Vec<Verdict> {
+fn judge_path(
+    path: &Path,
+    stages: &[crate::config::Stage],
+    tables: &pipeline::Tables,
+) -> Vec<Verdict> {
     let name = path.display().to_string();
     let error = |kind| {
         vec![Verdict::for_error(&ParseError {
@@ -120,7 +125,7 @@ fn judge_path(path: &Path, stages: &[crate::config::Stage]) -> Vec<Verdict> {
             error(ParseErrorKind::TooLarge(meta.len() as usize))
         }
         Ok(_) => match std::fs::read(path) {
-            Ok(content) => pipeline::judge_file(&name, &content, stages),
+            Ok(content) => pipeline::judge_file_with(&name, &content, stages, tables),
             Err(e) => cannot_read(e),
         },
     }

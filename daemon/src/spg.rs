@@ -8,12 +8,20 @@ use shakmaty::Setup;
 use solvers::legality::{Report, Status};
 use solvers::problem::Problem;
 use solvers::proofgame::{self, Judgement, Options, Progress};
+use solvers::search::Table;
 use solvers::verdict::{Kind, Verdict};
 
 use crate::config::SolveOptions;
 
-/// Fills `verdict` for the proof game `problem` of `plies` half-moves.
-pub fn solve(problem: &Problem, plies: u32, options: &SolveOptions, verdict: &mut Verdict) {
+/// Fills `verdict` for the proof game `problem` of `plies` half-moves,
+/// searching with `table` (which may hold earlier problems' entries).
+pub fn solve(
+    problem: &Problem,
+    plies: u32,
+    options: &SolveOptions,
+    table: &Table,
+    verdict: &mut Verdict,
+) {
     let id = verdict.id.clone();
     let report = move |p: &Progress| {
         eprintln!(
@@ -27,6 +35,7 @@ pub fn solve(problem: &Problem, plies: u32, options: &SolveOptions, verdict: &mu
     let search = Options {
         deadline: Some(Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0))),
         hash_mb: options.hash_mb,
+        table: Some(table),
         sync_depth: options.spg_sync_depth,
         progress: Some(&report),
         ..Options::default()

@@ -10,12 +10,17 @@
 //! ids), `SPG_PARALLEL_MIN_S` (rows slower than this on one thread are timed
 //! again on two; default 0.3 s of CPU time). Times are wall and CPU (user +
 //! system) seconds: on a shared machine the CPU figures are the ones to read.
+//!
+//! All rows search with one table, emptied before each (untimed), as the
+//! daemon keeps one: its memory is mapped once, not page by page in every
+//! search.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use solvers::proofgame::{self, Judgement, Options, DEFAULT_SYNC_DEPTH};
+use solvers::search::Table;
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -63,11 +68,18 @@ fn word(j: Judgement) -> &'static str {
     }
 }
 
-fn solve_row(row: &HashMap<String, String>, budget: Duration, sync_depth: u32) -> Run {
+fn solve_row(
+    row: &HashMap<String, String>,
+    budget: Duration,
+    sync_depth: u32,
+    table: &Table,
+) -> Run {
     let id = row["id"].clone();
     let plies: u32 = row["halfmoves"].parse().unwrap();
     let board = row["fen"].parse::<Fen>().unwrap().into_setup().board;
+    table.clear();
     let options = Options {
+        table: Some(table),
         deadline: Some(Instant::now() + budget),
         sync_depth,
         // The corpus counts games of the stipulated length only.
@@ -118,6 +130,7 @@ fn main() {
         .map(|v| v.split(',').map(str::to_owned).collect());
     let parallel_min = Duration::from_secs_f64(env("SPG_PARALLEL_MIN_S", 0.3));
     let rows = common::read_csv(&common::data("spg.csv"));
+    let table = Table::sized(Options::default().hash_mb, 32);
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -136,7 +149,7 @@ fn main() {
         if plies > max_plies || !only.as_ref().is_none_or(|ids| ids.contains(&row["id"])) {
             continue;
         }
-        let run = one.install(|| solve_row(row, budget, sync_depth));
+        let run = one.install(|| solve_row(row, budget, sync_depth, &table));
         println!(
             "{:<8} {:>5} {:>10.3} {:>9.2} {:>12}  {}",
             run.id,
@@ -197,8 +210,8 @@ fn main() {
         );
         let (mut t1, mut t2) = (0.0, 0.0);
         for row in slow {
-            let a = one.install(|| solve_row(row, budget, sync_depth));
-            let b = two.install(|| solve_row(row, budget, sync_depth));
+            let a = one.install(|| solve_row(row, budget, sync_depth, &table));
+            let b = two.install(|| solve_row(row, budget, sync_depth, &table));
             println!(
                 "{:<8} 1 thread {:>8.3} s ({:.2} s cpu, {} nodes)   2 threads {:>8.3} s ({:.2} s cpu, {} nodes)   x{:.2}",
                 a.id,

@@ -9,9 +9,15 @@
 //! correctness.
 //!
 //! Slots come in buckets of two (see [`Table::put`]); the top byte of the
-//! data is the replacement depth, so callers store at most 56 bits.
+//! data is the replacement depth and the search's generation, so callers
+//! store at most 56 bits.
+//!
+//! A table may outlive a search and serve the next one (see
+//! [`Table::new_search`]): its pages are then already mapped, where a fresh
+//! table pays a page fault for each page it first touches, and threads
+//! faulting pages of one process in at once slow each other down.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Bytes per slot.
 const SLOT_BYTES: usize = 16;
@@ -23,6 +29,8 @@ pub struct Table {
     /// slots is 32 bytes, so a probe touches one cache line.
     words: Box<[AtomicU64]>,
     mask: usize,
+    /// Counts searches (mod 4): entries of earlier ones yield their slots.
+    generation: AtomicU8,
 }
 
 impl Table {
@@ -36,6 +44,7 @@ impl Table {
             // writing it all.
             words: bytemuck::zeroed_slice_box(2 * slots),
             mask: slots - 1,
+            generation: AtomicU8::new(0),
         }
     }
 
@@ -68,16 +77,38 @@ impl Table {
         })
     }
 
+    /// Empties the table (its memory stays mapped).
+    pub fn clear(&self) {
+        for word in self.words.iter() {
+            word.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts a search on a table that may hold an earlier one's entries.
+    /// They stay readable (callers key their entries so that a key means
+    /// the same fact in every search), but no longer keep their slots from
+    /// the new search's entries.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Stores `data` (non-zero) for `key`. Each bucket has two slots: the
-    /// first keeps the entry that cost the most work to prove (`depth`, the
-    /// top byte of the data), the second takes whatever comes, so deep
-    /// results survive a flood of shallow ones.
+    /// first keeps the entry of this search that cost the most work to
+    /// prove (`depth`, at most [`MAX_DEPTH`] counts), the second takes
+    /// whatever comes, so deep results survive a flood of shallow ones.
     pub fn put(&self, key: u64, data: u64, depth: u8) {
-        let data = (data & !DEPTH_MASK) | (u64::from(depth) << 56);
+        let generation = self.generation.load(Ordering::Relaxed) & 3;
+        let tag = (generation << 6) | depth.min(MAX_DEPTH);
+        let data = (data & !DEPTH_MASK) | (u64::from(tag) << 56);
         let first = self.slot(key) & !1;
         let held = self.words[2 * first + 1].load(Ordering::Relaxed);
         let held_key = self.words[2 * first].load(Ordering::Relaxed) ^ held;
-        let i = if held == 0 || held_key == key || (held >> 56) as u8 <= depth {
+        let held_tag = (held >> 56) as u8;
+        let i = if held == 0
+            || held_key == key
+            || held_tag >> 6 != generation
+            || held_tag & MAX_DEPTH <= depth.min(MAX_DEPTH)
+        {
             first
         } else {
             first + 1
@@ -87,8 +118,11 @@ impl Table {
     }
 }
 
-/// The top byte of a slot's data holds the depth used for replacement.
+/// The top byte of a slot's data holds the search's generation (two bits)
+/// and the depth used for replacement (six bits).
 const DEPTH_MASK: u64 = 0xff << 56;
+/// Depths above this count as this one for replacement.
+pub const MAX_DEPTH: u8 = 63;
 
 /// The data a caller stored, without the depth byte.
 pub fn payload(data: u64) -> u64 {
@@ -119,6 +153,29 @@ mod tests {
         table.put(42 + 3072, 13, 9);
         assert_eq!(table.get(42 + 3072).map(payload), Some(13));
         assert_eq!(table.get(42), None);
+    }
+
+    #[test]
+    fn a_new_search_takes_the_slots_of_the_last_one() {
+        let table = Table::with_log2_slots(10);
+        table.put(42, 7, 40);
+        table.put(42 + 1024, 9, 1);
+        table.new_search();
+        // Still readable...
+        assert_eq!(table.get(42).map(payload), Some(7));
+        // ...but a shallow entry of the new search takes the deep one's
+        // slot, and the second slot keeps the old shallow one.
+        table.put(42 + 2048, 11, 1);
+        assert_eq!(table.get(42 + 2048).map(payload), Some(11));
+        assert_eq!(table.get(42), None);
+        assert_eq!(table.get(42 + 1024).map(payload), Some(9));
+        // Within one search, depth decides again (beyond MAX_DEPTH too).
+        table.put(42 + 3072, 13, 200);
+        table.put(42 + 4096, 15, 5);
+        assert_eq!(table.get(42 + 3072).map(payload), Some(13));
+        assert_eq!(table.get(42 + 4096).map(payload), Some(15));
+        table.clear();
+        assert_eq!(table.get(42 + 4096), None);
     }
 
     #[test]

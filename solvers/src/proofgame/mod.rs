@@ -50,6 +50,11 @@ pub struct Options<'a> {
     pub deadline: Option<Instant>,
     /// Transposition table budget.
     pub hash_mb: u64,
+    /// A table to search with instead of a fresh one of `hash_mb` (it may
+    /// hold earlier searches' entries, which stay valid): one that served
+    /// before has its memory mapped already, which a fresh one pays for
+    /// page by page.
+    pub table: Option<&'a Table>,
     /// Plies from the root at which parallel workers claim subtrees.
     pub sync_depth: u32,
     /// Games listed per length (the count is exact regardless).
@@ -69,6 +74,7 @@ impl std::fmt::Debug for Options<'_> {
         f.debug_struct("Options")
             .field("deadline", &self.deadline)
             .field("hash_mb", &self.hash_mb)
+            .field("table", &self.table.map(Table::bytes))
             .field("sync_depth", &self.sync_depth)
             .field("solution_cap", &self.solution_cap)
             .field("progress", &self.progress.is_some())
@@ -91,6 +97,7 @@ impl Default for Options<'_> {
         Options {
             deadline: None,
             hash_mb: 256,
+            table: None,
             sync_depth: DEFAULT_SYNC_DEPTH,
             solution_cap: DEFAULT_SOLUTION_CAP,
             progress: None,
@@ -252,17 +259,19 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
     };
     let goals: Vec<Goal> = targets
         .iter()
-        .enumerate()
-        .map(|(i, t)| Goal {
-            analysis: &t.analysis,
-            last: (t.offset == 1).then_some(diagram),
-            salt: (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            rights: None,
-        })
+        .map(|t| Goal::new(&t.analysis, (t.offset == 1).then_some(diagram), None))
         .collect();
-    let wanted_log2 = (12 + plies).min(27);
+    let fresh;
+    let table = match options.table {
+        Some(table) => table,
+        None => {
+            fresh = Table::sized(options.hash_mb, (12 + plies).min(27));
+            &fresh
+        }
+    };
+    table.new_search();
     let shared = Shared::new(
-        Table::sized(options.hash_mb, wanted_log2),
+        table,
         options.deadline,
         options.progress,
         options.sync_depth,
@@ -401,13 +410,9 @@ pub fn prove(setup: &Setup, max_plies: u32, deadline: Instant) -> Option<Line> {
     if static_impossibility(&analysis).is_some() {
         return None;
     }
-    let shared = Shared::new(Table::sized(16, 16), Some(deadline), None, u32::MAX);
-    let goal = Goal {
-        analysis: &analysis,
-        last: None,
-        salt: 0,
-        rights: Some(setup.castling_rights),
-    };
+    let table = Table::sized(16, 16);
+    let shared = Shared::new(&table, Some(deadline), None, u32::MAX);
+    let goal = Goal::new(&analysis, None, Some(setup.castling_rights));
     let start = Chess::default();
     let first = u32::from(setup.turn == Color::Black);
     let mut worker = Worker::new(&shared, goal, false);
@@ -432,13 +437,9 @@ pub fn prove(setup: &Setup, max_plies: u32, deadline: Instant) -> Option<Line> {
 /// more plies leads from `pos` to the diagram.
 pub fn may_reach(diagram: &Board, pos: &Chess, left: u32) -> bool {
     let analysis = Analysis::new(diagram);
-    let shared = Shared::new(Table::sized(1, 10), None, None, u32::MAX);
-    let goal = Goal {
-        analysis: &analysis,
-        last: None,
-        salt: 0,
-        rights: None,
-    };
+    let table = Table::sized(1, 10);
+    let shared = Shared::new(&table, None, None, u32::MAX);
+    let goal = Goal::new(&analysis, None, None);
     Worker::probe(&shared, goal).feasible(pos, left)
 }
 

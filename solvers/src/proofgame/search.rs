@@ -26,14 +26,33 @@ pub(crate) struct Goal<'g> {
     pub analysis: &'g Analysis,
     /// The diagram, when the analysis is of a retracted position.
     pub last: Option<&'g Board>,
-    /// Mixed into table keys, so goals can share one table.
-    pub salt: u64,
+    /// Mixed into table keys: a key means the same fact for every search
+    /// towards the same goal, so goals, and searches, can share one table.
+    salt: u64,
     /// Castling rights (rook squares) the final position must have exactly,
     /// when the goal fixes them (a FEN does; a proof-game diagram does not).
     pub rights: Option<Bitboard>,
 }
 
-impl Goal<'_> {
+impl<'g> Goal<'g> {
+    pub fn new(
+        analysis: &'g Analysis,
+        last: Option<&'g Board>,
+        rights: Option<Bitboard>,
+    ) -> Goal<'g> {
+        let board = |b: &Board| BoardHash::new(b).board();
+        // Distinct constants for "no diagram after" and "any rights", so
+        // that they differ from every board and every set of rights.
+        let last_key = last.map_or(0x6A09_E667_F3BC_C908, board);
+        let rights_key = rights.map_or(0xBB67_AE85_84CA_A73B, |r| r.0);
+        Goal {
+            analysis,
+            last,
+            rights,
+            salt: mix(mix(mix(board(analysis.target())) ^ last_key) ^ rights_key),
+        }
+    }
+
     /// Whether `pos` is the goal position.
     fn reached(&self, pos: &Chess) -> bool {
         pos.board() == self.analysis.target()
@@ -70,7 +89,7 @@ struct Feasible {
 
 /// State every worker of one search shares.
 pub(crate) struct Shared<'a> {
-    pub table: Table,
+    pub table: &'a Table,
     pub deadline: Option<Instant>,
     pub started: Instant,
     pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
@@ -86,7 +105,7 @@ pub(crate) struct Shared<'a> {
 
 impl<'a> Shared<'a> {
     pub fn new(
-        table: Table,
+        table: &'a Table,
         deadline: Option<Instant>,
         progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
         sync_depth: u32,
