@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use solvers::proofgame::{self, Judgement, Options};
+use solvers::search::Table;
 
 mod common;
 use common::{data, read_csv};
@@ -36,7 +37,7 @@ fn judgement_word(j: Judgement) -> &'static str {
 }
 
 /// Checks one row; `Err` says what is wrong.
-fn check_row(row: &HashMap<String, String>) -> Result<(), String> {
+fn check_row(row: &HashMap<String, String>, table: &Table) -> Result<(), String> {
     let id = &row["id"];
     let board = row["fen"]
         .parse::<Fen>()
@@ -49,6 +50,7 @@ fn check_row(row: &HashMap<String, String>) -> Result<(), String> {
         // The corpus verdicts count games of the stipulated length only
         // (Popeye's `exact`); see `shorter_games_cook` for Stelvio's rule.
         shorter: false,
+        table: Some(table),
         ..Options::default()
     };
     let outcome = proofgame::solve(&board, plies, &options).map_err(|e| format!("{id}: {e}"))?;
@@ -105,15 +107,18 @@ fn quick(row: &HashMap<String, String>) -> bool {
     plies <= QUICK_PLIES && reference_seconds(row).is_none_or(|s| s <= REFERENCE_QUICK_S)
 }
 
+/// Judges the rows `select` picks, all with one table (as the daemon does):
+/// each row after the first searches among the others' entries.
 fn run(select: impl Fn(&HashMap<String, String>) -> bool) -> usize {
     let rows = read_csv(&data("spg.csv"));
+    let table = Table::sized(64, 32);
     let mut failures = Vec::new();
     let mut judged = 0;
     for row in &rows {
         if !select(row) {
             continue;
         }
-        if let Err(e) = check_row(row) {
+        if let Err(e) = check_row(row, &table) {
             failures.push(e);
         }
         judged += 1;
