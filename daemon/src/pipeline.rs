@@ -5,7 +5,7 @@
 //! verdict word.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, FromSetup, Position};
@@ -27,9 +27,18 @@ use crate::config::{SolveOptions, Stage, TablebaseOptions};
 #[derive(Debug, Default)]
 pub struct Tables {
     spg: OnceLock<Table>,
+    mate: OnceLock<Arc<Table>>,
 }
 
 impl Tables {
+    /// The mate solvers' table, of `hash_mb` megabytes when first asked for.
+    fn mate(&self, hash_mb: u64) -> Arc<Table> {
+        Arc::clone(
+            self.mate
+                .get_or_init(|| Arc::new(Table::sized(hash_mb, u32::MAX))),
+        )
+    }
+
     /// The proof-game table, of `hash_mb` megabytes when first asked for.
     fn spg(&self, hash_mb: u64) -> &Table {
         self.spg.get_or_init(|| Table::sized(hash_mb, u32::MAX))
@@ -96,7 +105,7 @@ fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
                 verdict.legality = Some(report.into());
             }
             Stage::Solve(options) if is_mate(problem.stipulation) => {
-                solve_mate(problem, options, &mut verdict);
+                solve_mate(problem, options, tables, &mut verdict);
                 solver_ran = true;
             }
             Stage::Solve(options) => match problem.stipulation {
@@ -157,7 +166,7 @@ fn count_verdict(found: usize, intended: usize) -> Kind {
 
 /// The solve stage for #n, s#n and h#n: every key or solution within the
 /// budget; `unsolved` with what was found when the budget runs out.
-fn solve_mate(problem: &Problem, options: &SolveOptions, verdict: &mut Verdict) {
+fn solve_mate(problem: &Problem, options: &SolveOptions, tables: &Tables, verdict: &mut Verdict) {
     let pos = match Chess::from_setup(problem.setup.clone(), CastlingMode::Standard) {
         Ok(pos) => pos,
         Err(e) => {
@@ -179,6 +188,7 @@ fn solve_mate(problem: &Problem, options: &SolveOptions, verdict: &mut Verdict) 
     }
     let deadline = Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0));
     let mut solver = Solver::with_hash(Some(deadline), options.hash_mb)
+        .with_table(tables.mate(options.hash_mb))
         .with_parallelism(options.parallel.to_solver());
     let (found, unfinished) = match solver.solve(&pos, problem.stipulation) {
         Ok(Ok(found)) => (found, None),

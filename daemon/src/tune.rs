@@ -10,12 +10,14 @@
 //! it: more threads than that only take cores from other problems in flight.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use shakmaty::{fen::Fen, CastlingMode, Chess};
 
 use solvers::mate::{Solver, Stats};
+use solvers::search::Table;
 use solvers::Stipulation;
 
 use crate::config::{Config, Parallel, Stage};
@@ -91,9 +93,19 @@ fn suggest(times: &[(Parallel, usize, Duration)]) -> (Parallel, usize) {
         .map_or((Parallel::Split, 1), |(mode, n, _)| (*mode, *n))
 }
 
-fn solve_once(pos: &Chess, stip: Stipulation, hash_mb: u64, mode: Parallel) -> (Duration, Stats) {
+/// One timed solve with `table`, emptied first (untimed) so that no run
+/// learns from the one before, as a daemon keeps its table.
+fn solve_once(
+    pos: &Chess,
+    stip: Stipulation,
+    table: &Arc<Table>,
+    mode: Parallel,
+) -> (Duration, Stats) {
+    table.clear();
     let started = Instant::now();
-    let mut solver = Solver::with_hash(None, hash_mb).with_parallelism(mode.to_solver());
+    let mut solver = Solver::new(None)
+        .with_table(Arc::clone(table))
+        .with_parallelism(mode.to_solver());
     let outcome = solver.solve(pos, stip);
     assert!(matches!(outcome, Ok(Ok(_))), "tune problems are solvable");
     (started.elapsed(), solver.stats())
@@ -112,6 +124,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             _ => None,
         })
         .unwrap_or(solvers::mate::DEFAULT_HASH_MB);
+    let table = Arc::new(Table::sized(hash_mb, u32::MAX));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let counts = if args.threads.is_empty() {
         default_counts(cores)
@@ -153,7 +166,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .context("building thread pool")?;
             let mut times = Vec::new();
             for (i, (name, pos, stip)) in problems.iter().enumerate() {
-                let (time, stats) = pool.install(|| solve_once(pos, *stip, hash_mb, mode));
+                let (time, stats) = pool.install(|| solve_once(pos, *stip, &table, mode));
                 let base = baseline.get(i).copied().unwrap_or(time);
                 println!(
                     "{name:<26} {:>6} {n:>7} {:>10.3} {:>8.2} {:>12}",

@@ -118,6 +118,16 @@ impl Table {
     }
 }
 
+/// The splitmix64 finaliser: a strong 64-bit mix, to derive keys. Salts
+/// made with it keep apart the entries of searches sharing a table, where
+/// a Zobrist-like salt would not: Zobrist keys are linear, so a problem
+/// with one unit less than another would meet its positions' keys.
+pub fn mix(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// The top byte of a slot's data holds the search's generation (two bits)
 /// and the depth used for replacement (six bits).
 const DEPTH_MASK: u64 = 0xff << 56;

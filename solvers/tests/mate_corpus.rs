@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{fen::Fen, CastlingMode, Chess};
 use solvers::mate::{Found, Parallelism, Solver};
+use solvers::search::Table;
 use solvers::Stipulation;
+use std::sync::Arc;
 
 mod common;
 use common::{data, read_csv};
@@ -35,7 +37,13 @@ fn in_scope(row: &HashMap<String, String>) -> bool {
 
 /// The sorted keys (UCI) or solution lines of a corpus row, as the solver
 /// finds them with `parallelism` on the current pool; `None` on timeout.
-fn solve_row(row: &HashMap<String, String>, parallelism: Parallelism) -> Option<Vec<String>> {
+/// Solves a row with `table`, which every row of a test shares, as the
+/// daemon's problems do.
+fn solve_row(
+    row: &HashMap<String, String>,
+    parallelism: Parallelism,
+    table: &Arc<Table>,
+) -> Option<Vec<String>> {
     let id = &row["id"];
     let stip: Stipulation = row["stipulation"].parse().unwrap();
     let pos: Chess = row["fen"]
@@ -43,7 +51,9 @@ fn solve_row(row: &HashMap<String, String>, parallelism: Parallelism) -> Option<
         .unwrap()
         .into_position(CastlingMode::Standard)
         .unwrap_or_else(|e| panic!("{id}: {e}"));
-    let mut solver = Solver::new(Some(Instant::now() + ROW_BUDGET)).with_parallelism(parallelism);
+    let mut solver = Solver::new(Some(Instant::now() + ROW_BUDGET))
+        .with_table(Arc::clone(table))
+        .with_parallelism(parallelism);
     let found = solver.solve(&pos, stip).unwrap().ok()?;
     let mut got: Vec<String> = match found {
         Found::Keys(keys) => keys.into_iter().map(|k| k.uci).collect(),
@@ -68,9 +78,10 @@ fn mate_corpus() {
     let rows = read_csv(&data("mate.csv"));
     let mut failures = Vec::new();
     let mut judged = 0;
+    let table = Arc::new(Table::sized(64, 32));
     for row in rows.iter().filter(|r| in_scope(r)) {
         let id = &row["id"];
-        let Some(got) = solve_row(row, Parallelism::Split) else {
+        let Some(got) = solve_row(row, Parallelism::Split, &table) else {
             failures.push(format!("{id}: not solved within {ROW_BUDGET:?}"));
             continue;
         };
@@ -108,9 +119,10 @@ fn parallel_modes_agree_with_the_corpus() {
         in_scope(r) && r["ref_cpu_s"].parse::<f64>().is_ok_and(|s| s <= 0.02)
     };
     let mut judged = 0;
+    let table = Arc::new(Table::sized(16, 32));
     for row in rows.iter().filter(quick) {
         for mode in [Parallelism::Split, Parallelism::Lazy] {
-            let got = pool.install(|| solve_row(row, mode));
+            let got = pool.install(|| solve_row(row, mode, &table));
             assert_eq!(got, Some(wanted(row)), "{} with {mode:?}", row["id"]);
         }
         judged += 1;

@@ -149,7 +149,10 @@ pub const DEFAULT_HASH_MB: u64 = 256;
 /// What the threads solving one problem share: the table and the clock.
 #[derive(Debug)]
 struct Shared {
-    table: Table,
+    table: Arc<Table>,
+    /// Mixed into every key: the problem's, so that a table kept from
+    /// earlier problems never answers for another one.
+    salt: u64,
     deadline: Option<Instant>,
     /// Set once the deadline has passed, so every thread stops.
     stop: AtomicBool,
@@ -161,6 +164,9 @@ struct Shared {
 pub struct Solver {
     shared: Arc<Shared>,
     hash_mb: u64,
+    /// A table to search with instead of fresh ones (see
+    /// [`Solver::with_table`]).
+    kept: Option<Arc<Table>>,
     stats: Stats,
     pub(crate) out_of_time: bool,
     /// Per remaining length: the last White move that forced the goal,
@@ -216,7 +222,8 @@ impl Solver {
     /// A solver whose table may use up to `hash_mb` megabytes.
     pub fn with_hash(deadline: Option<Instant>, hash_mb: u64) -> Solver {
         Solver::around(Arc::new(Shared {
-            table: Table::with_log2_slots(10),
+            table: Arc::new(Table::with_log2_slots(10)),
+            salt: 0,
             deadline,
             stop: AtomicBool::new(false),
         }))
@@ -232,6 +239,7 @@ impl Solver {
         Solver {
             shared,
             hash_mb: DEFAULT_HASH_MB,
+            kept: None,
             stats: Stats::default(),
             out_of_time: false,
             killer_attack: vec![None; 256],
@@ -241,6 +249,14 @@ impl Solver {
             bound_calls: 0,
             bound_prunes: 0,
         }
+    }
+
+    /// Searches with `table` (which may hold earlier problems' entries)
+    /// instead of a fresh table per problem: its memory is mapped already,
+    /// where a fresh table pays a page fault for each page it touches.
+    pub fn with_table(mut self, table: Arc<Table>) -> Solver {
+        self.kept = Some(table);
+        self
     }
 
     /// Chooses how threads share the problem (default: [`Parallelism::Split`]).
@@ -261,11 +277,20 @@ impl Solver {
         helper
     }
 
-    /// A fresh table sized for the work ahead (within the memory budget).
-    fn resize(&mut self, wanted_log2: u32) {
+    /// A fresh table sized for the work ahead (within the memory budget),
+    /// or the kept one, for the problem `salt` stands for.
+    fn resize(&mut self, wanted_log2: u32, salt: u64) {
         let deadline = self.shared.deadline;
+        let table = match &self.kept {
+            Some(table) => {
+                table.new_search();
+                Arc::clone(table)
+            }
+            None => Arc::new(Table::sized(self.hash_mb, wanted_log2)),
+        };
         self.shared = Arc::new(Shared {
-            table: Table::sized(self.hash_mb, wanted_log2),
+            table,
+            salt,
             deadline,
             stop: AtomicBool::new(false),
         });
@@ -293,6 +318,15 @@ impl Solver {
                 })
             }
         };
+        // The problem's own keys: the table may be kept from others.
+        let (kind, n) = match stipulation {
+            Stipulation::Direct { moves } => (1, moves),
+            Stipulation::SelfMate { moves } => (2, moves),
+            Stipulation::Help { plies } => (3, plies),
+            _ => (0, 0),
+        };
+        let zobrist = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        let salt = crate::search::mix(zobrist ^ crate::search::mix(u64::from(n) << 2 | kind));
         match stipulation {
             Stipulation::Direct { moves } | Stipulation::SelfMate { moves } => {
                 need(shakmaty::Color::White)?;
@@ -300,12 +334,12 @@ impl Solver {
                     Stipulation::Direct { .. } => Genre::Direct,
                     _ => Genre::Self_,
                 };
-                self.resize(10 + 2 * moves.min(10));
+                self.resize(10 + 2 * moves.min(10), salt);
                 Ok(self.keys(pos, moves, genre))
             }
             Stipulation::Help { plies } => {
                 need(stipulation.side_to_move())?;
-                Ok(self.help(pos, plies))
+                Ok(self.help(pos, plies, salt))
             }
             other => Err(SolveError::NotMate(other)),
         }
@@ -593,7 +627,7 @@ impl Solver {
         if pos.has_insufficient_material(mater) {
             return false;
         }
-        let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0 ^ self.shared.salt;
         let known = self
             .shared
             .table
@@ -654,7 +688,7 @@ impl Solver {
 
     /// Every helpmate solution of `plies` half-moves, and every shorter one
     /// with the same side starting (a short solution is a flaw too).
-    fn help(&mut self, pos: &Chess, plies: u32) -> Result<Found, Unfinished> {
+    fn help(&mut self, pos: &Chess, plies: u32, salt: u64) -> Result<Found, Unfinished> {
         let plies = plies.min(u32::from(u8::MAX)) as u8;
         let first = pos.legal_moves();
         // Below h#2.5 the whole search costs less than filtering pictures.
@@ -664,10 +698,13 @@ impl Solver {
         // With pictures the search visits a small part of the tree the
         // mobility estimate assumes; a table that size costs its zeroing.
         let estimate = help_table_log2(pos, u32::from(plies));
-        self.resize(match pictures {
-            Some(_) => estimate.min(PICTURES_TABLE_LOG2),
-            None => estimate,
-        });
+        self.resize(
+            match pictures {
+                Some(_) => estimate.min(PICTURES_TABLE_LOG2),
+                None => estimate,
+            },
+            salt,
+        );
         let units = match pictures {
             Some((pictures, units)) => {
                 self.stats.pictures = pictures.len() as u64;
@@ -802,7 +839,10 @@ impl Solver {
                 .unwrap_or_else(|| pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0)
         });
         let probed = node.hash.is_some();
-        if !probed && hash.is_some_and(|h| self.shared.table.get(help_key(h, left)).is_some()) {
+        let salt = self.shared.salt;
+        if !probed
+            && hash.is_some_and(|h| self.shared.table.get(help_key(h ^ salt, left)).is_some())
+        {
             self.stats.tt_hits += 1;
             if pictures.is_some() {
                 self.buffers[usize::from(left)] = buffers;
@@ -835,7 +875,12 @@ impl Solver {
                 .and_then(|h| pos.update_zobrist_hash(Zobrist64(h), *m, EnPassantMode::Legal))
                 .map(|h| h.0);
             if let Some(h) = child_hash {
-                if self.shared.table.get(help_key(h, left - 1)).is_some() {
+                if self
+                    .shared
+                    .table
+                    .get(help_key(h ^ salt, left - 1))
+                    .is_some()
+                {
                     self.stats.tt_hits += 1;
                     continue;
                 }
@@ -867,7 +912,7 @@ impl Solver {
             return any;
         }
         if let (false, Some(hash)) = (any, hash) {
-            self.shared.table.put(help_key(hash, left), 1, left);
+            self.shared.table.put(help_key(hash ^ salt, left), 1, left);
         }
         any
     }

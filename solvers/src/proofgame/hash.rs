@@ -9,12 +9,7 @@ use shakmaty::{
     Board, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square,
 };
 
-/// The splitmix64 finaliser: a strong 64-bit mix, to derive cache keys.
-pub(super) fn mix(z: u64) -> u64 {
-    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub(super) use crate::search::mix;
 
 fn piece_key(sq: Square, piece: Piece) -> u64 {
     Zobrist64::zobrist_for_piece(sq, piece).0
