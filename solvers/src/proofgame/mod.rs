@@ -227,27 +227,24 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
     // A king in check fixes much about the last move: search towards each
     // position before it instead, a ply shorter and with a sharper bound.
     let targets: Vec<Target> = if options.retraction && position.is_check() {
-        let mut befores: Vec<Board> = Vec::new();
         let setup = position.to_setup(shakmaty::EnPassantMode::Legal);
-        let mut impossible = 0;
+        let mut boards: Vec<Setup> = Vec::new();
         for r in crate::legality::retro::lastmove::retractions(&setup) {
-            if befores.contains(&r.before.board) {
-                continue;
-            }
-            if reachable_board(r.before.clone()) {
-                befores.push(r.before.board);
-            } else {
-                impossible += 1;
+            if !boards.iter().any(|b| b.board == r.before.board) {
+                boards.push(r.before);
             }
         }
+        let (befores, impossible): (Vec<Setup>, Vec<Setup>) =
+            boards.into_iter().partition(reachable_board);
         outcome.notes.push(format!(
-            "king in check: {} possible last move(s) retracted, each searched on its own ({impossible} more left out: the position before them is impossible)",
-            befores.len()
+            "king in check: {} possible last move(s) retracted, each searched on its own ({} more left out: the position before them is impossible)",
+            befores.len(),
+            impossible.len()
         ));
         befores
             .iter()
             .map(|b| Target {
-                analysis: Analysis::new(b),
+                analysis: Analysis::new(&b.board),
                 offset: 1,
             })
             .collect()
@@ -473,7 +470,8 @@ fn static_impossibility(analysis: &Analysis) -> Option<String> {
 /// are left out, as a goal fixes neither. Most positions before a checking
 /// move fail this (the check was already there), and each would cost a
 /// whole search otherwise.
-fn reachable_board(mut before: Setup) -> bool {
+fn reachable_board(before: &Setup) -> bool {
+    let mut before = before.clone();
     before.castling_rights = shakmaty::Bitboard::EMPTY;
     before.ep_square = None;
     crate::legality::cheap::check(&before).is_empty()
@@ -529,7 +527,7 @@ mod tests {
             crate::legality::retro::lastmove::retractions(&diagram)
                 .into_iter()
                 .find(|r| r.before.board.to_string() == before)
-                .map(|r| reachable_board(r.before))
+                .map(|r| reachable_board(&r.before))
         };
         assert_eq!(
             kept("rn1q1bnr/4pppp/k1Pp4/1pP5/8/3BBP2/PP1N1PPP/R2QK1NR"),
