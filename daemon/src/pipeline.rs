@@ -20,28 +20,21 @@ use solvers::Stipulation;
 
 use crate::config::{SolveOptions, Stage, TablebaseOptions};
 
-/// Search tables kept from one problem to the next (several problems may
-/// use them at once): a table's memory is then mapped once, where a fresh
-/// table pays a page fault for each page it touches, and threads faulting
-/// pages in at once slow each other down.
+/// The search table kept from one problem to the next (several problems,
+/// mates and proof games alike, may use it at once: each keys its entries
+/// apart): its memory is mapped once, where a fresh table pays a page
+/// fault for each page it touches, and threads faulting pages in at once
+/// slow each other down.
 #[derive(Debug, Default)]
 pub struct Tables {
-    spg: OnceLock<Table>,
-    mate: OnceLock<Arc<Table>>,
+    table: OnceLock<Arc<Table>>,
 }
 
 impl Tables {
-    /// The mate solvers' table, of `hash_mb` megabytes when first asked for.
-    fn mate(&self, hash_mb: u64) -> Arc<Table> {
-        Arc::clone(
-            self.mate
-                .get_or_init(|| Arc::new(Table::sized(hash_mb, u32::MAX))),
-        )
-    }
-
-    /// The proof-game table, of `hash_mb` megabytes when first asked for.
-    fn spg(&self, hash_mb: u64) -> &Table {
-        self.spg.get_or_init(|| Table::sized(hash_mb, u32::MAX))
+    /// The table, of `hash_mb` megabytes when first asked for.
+    fn get(&self, hash_mb: u64) -> &Arc<Table> {
+        self.table
+            .get_or_init(|| Arc::new(Table::sized(hash_mb, u32::MAX)))
     }
 }
 
@@ -110,7 +103,7 @@ fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
             }
             Stage::Solve(options) => match problem.stipulation {
                 Stipulation::ProofGame { plies } => {
-                    let table = tables.spg(options.hash_mb);
+                    let table = tables.get(options.hash_mb);
                     crate::spg::solve(problem, plies, options, table, &mut verdict);
                     solver_ran = true;
                 }
@@ -188,7 +181,7 @@ fn solve_mate(problem: &Problem, options: &SolveOptions, tables: &Tables, verdic
     }
     let deadline = Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0));
     let mut solver = Solver::with_hash(Some(deadline), options.hash_mb)
-        .with_table(tables.mate(options.hash_mb))
+        .with_table(Arc::clone(tables.get(options.hash_mb)))
         .with_parallelism(options.parallel.to_solver());
     let (found, unfinished) = match solver.solve(&pos, problem.stipulation) {
         Ok(Ok(found)) => (found, None),
