@@ -8,7 +8,8 @@
 //! `SPG_BUDGET_S` (per row, default 60), `SPG_MAX_PLIES` (default 64),
 //! `SPG_SYNC_DEPTH` (default the solver's), `SPG_ONLY` (comma-separated row
 //! ids), `SPG_PARALLEL_MIN_S` (rows slower than this on one thread are timed
-//! again on two; default 0.3 s of CPU time). Times are wall and CPU (user +
+//! again on two; default 0.3 s of CPU time), `SPG_HASH_MB` (the table,
+//! default the solver's). Times are wall and CPU (user +
 //! system) seconds: on a shared machine the CPU figures are the ones to read.
 //!
 //! All rows search with one table, emptied before each (untimed), as the
@@ -130,7 +131,7 @@ fn main() {
         .map(|v| v.split(',').map(str::to_owned).collect());
     let parallel_min = Duration::from_secs_f64(env("SPG_PARALLEL_MIN_S", 0.3));
     let rows = common::read_csv(&common::data("spg.csv"));
-    let table = Table::sized(Options::default().hash_mb, 32);
+    let table = Table::sized(env("SPG_HASH_MB", Options::default().hash_mb), 32);
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
