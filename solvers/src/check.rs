@@ -141,17 +141,7 @@ pub fn checking_moves(pos: &Chess, info: &CheckInfo, moves: &mut MoveList) {
         }
         for to in reach {
             let capture = board.role_at(to);
-            let promotions: &[Option<Role>] =
-                if role == Role::Pawn && Bitboard::BACKRANKS.contains(to) {
-                    &[
-                        Some(Role::Queen),
-                        Some(Role::Rook),
-                        Some(Role::Bishop),
-                        Some(Role::Knight),
-                    ]
-                } else {
-                    &[None]
-                };
+            let promotions = promotions(role == Role::Pawn && Bitboard::BACKRANKS.contains(to));
             for &promotion in promotions {
                 let m = Move::Normal {
                     role,
@@ -197,6 +187,21 @@ pub fn checking_moves(pos: &Chess, info: &CheckInfo, moves: &mut MoveList) {
         let mut captures = pos.en_passant_moves();
         captures.retain(|m| gives_check(pos, info, m));
         moves.extend(captures);
+    }
+}
+
+/// What a move's unit may turn into: a pawn reaching the last rank
+/// (`promoting`) any of the four, else nothing.
+pub fn promotions(promoting: bool) -> &'static [Option<Role>] {
+    if promoting {
+        &[
+            Some(Role::Queen),
+            Some(Role::Rook),
+            Some(Role::Bishop),
+            Some(Role::Knight),
+        ]
+    } else {
+        &[None]
     }
 }
 

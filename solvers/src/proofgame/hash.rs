@@ -6,12 +6,13 @@
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    Board, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square,
+    Bitboard, Board, Castles, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position,
+    Role, Square,
 };
 
 pub(super) use crate::search::mix;
 
-fn piece_key(sq: Square, piece: Piece) -> u64 {
+pub fn piece_key(sq: Square, piece: Piece) -> u64 {
     Zobrist64::zobrist_for_piece(sq, piece).0
 }
 
@@ -81,6 +82,21 @@ impl BoardHash {
     pub fn side(self, color: Color) -> u64 {
         self.0[color as usize]
     }
+}
+
+/// A key for `color`'s units and castling rights (for caching what the
+/// static tests work out for the side); `hash` is `board`'s.
+pub fn side_key(hash: BoardHash, board: &Board, castles: &Castles, color: Color) -> u64 {
+    units_key(
+        hash.side(color),
+        castles.castling_rights() & board.by_color(color),
+    )
+}
+
+/// [`side_key`] from the side's part of the board's key and its castling
+/// rights (rook squares).
+pub fn units_key(side: u64, rights: Bitboard) -> u64 {
+    mix(side ^ rights.0)
 }
 
 /// The key of `pos`, whose board's key is `board_hash`.

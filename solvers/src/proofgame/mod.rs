@@ -20,7 +20,9 @@
 pub mod analysis;
 mod assign;
 mod hash;
+mod memo;
 mod search;
+mod solo;
 
 use std::time::{Duration, Instant};
 

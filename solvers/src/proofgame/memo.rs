@@ -1,0 +1,115 @@
+//! Small caches for what the search works out again and again.
+
+use shakmaty::{Board, Castles, Color};
+
+use super::analysis::{Analysis, Matching, MoveBound, Need};
+
+/// A direct-mapped cache of values by 64-bit key (a clash overwrites).
+pub(super) struct Memo<V> {
+    slots: Vec<Option<(u64, V)>>,
+}
+
+impl<V: Clone> Memo<V> {
+    pub fn new(bits: u32) -> Memo<V> {
+        Memo {
+            slots: vec![None; 1 << bits],
+        }
+    }
+
+    /// The value for `key`, from the cache or `compute`d into it.
+    pub fn get(&mut self, key: u64, compute: impl FnOnce() -> V) -> V {
+        self.get_ref(key, compute).clone()
+    }
+
+    /// [`Memo::get`] without the copy.
+    pub fn get_ref(&mut self, key: u64, compute: impl FnOnce() -> V) -> &V {
+        let slot = self.slot(key);
+        let entry = &mut self.slots[slot];
+        if !matches!(entry, Some((k, _)) if *k == key) {
+            *entry = None;
+        }
+        &entry.get_or_insert_with(|| (key, compute())).1
+    }
+
+    /// The value kept for `key`, if any.
+    pub fn lookup(&self, key: u64) -> Option<&V> {
+        match &self.slots[self.slot(key)] {
+            Some((k, v)) if *k == key => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Keeps `value` for `key`.
+    pub fn insert(&mut self, key: u64, value: V) {
+        let slot = self.slot(key);
+        self.slots[slot] = Some((key, value));
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 1)
+    }
+}
+
+/// What the static tests work out for one side's units, cached by its
+/// [`side_key`](super::hash::side_key) (or by a key salted apart from it):
+/// the search and the own-side test share it.
+pub(super) struct SideCache {
+    pub needs: Memo<Option<Need>>,
+    pub matchings: Memo<Option<Matching>>,
+    pub bounds: Memo<Option<MoveBound>>,
+}
+
+impl SideCache {
+    /// Caches of `needs` and `bounds` log2 slots (matchings as bounds).
+    pub fn new(needs: u32, bounds: u32) -> SideCache {
+        SideCache {
+            needs: Memo::new(needs),
+            matchings: Memo::new(bounds),
+            bounds: Memo::new(bounds),
+        }
+    }
+
+    /// [`Analysis::need`].
+    pub fn need(
+        &mut self,
+        a: &Analysis,
+        (board, castles): Units,
+        color: Color,
+        key: u64,
+    ) -> Option<Need> {
+        self.needs.get(key, || a.need(board, castles, color))
+    }
+
+    /// [`Analysis::matching`].
+    pub fn matching(
+        &mut self,
+        a: &Analysis,
+        (board, castles): Units,
+        color: Color,
+        key: u64,
+    ) -> Option<&Matching> {
+        self.matchings
+            .get_ref(key, || a.matching(board, castles, color))
+            .as_ref()
+    }
+
+    /// [`Analysis::move_bound`] of the side's [`Analysis::matching`].
+    pub fn bound(
+        &mut self,
+        a: &Analysis,
+        units: Units,
+        color: Color,
+        key: u64,
+    ) -> Option<MoveBound> {
+        let SideCache {
+            matchings, bounds, ..
+        } = self;
+        bounds.get(key, || {
+            let m = matchings.get_ref(key, || a.matching(units.0, units.1, color));
+            m.as_ref().map(|m| a.move_bound(units.0, m, None))
+        })
+    }
+}
+
+/// A board and its castling rights, of which a side's units count.
+pub(super) type Units<'b> = (&'b Board, &'b Castles);
