@@ -467,16 +467,17 @@ fn static_impossibility(analysis: &Analysis) -> Option<String> {
 }
 
 /// Whether the board of `before`, with its side to move, passes the
-/// cheap legality tests that hold in every game: above all, that the side
-/// not to move is not in check. Castling rights and the en-passant square
-/// are left out, as a goal fixes neither. Most positions before a checking
-/// move fail this (the check was already there), and each would cost a
-/// whole search otherwise.
+/// legality tests that hold in every game: the cheap ones (above all, that
+/// the side not to move is not in check) and the static retro ones.
+/// Castling rights and the en-passant square are left out, as a goal fixes
+/// neither. Most positions before a checking move fail this (the check was
+/// already there), and each would cost a whole search otherwise.
 fn reachable_board(before: &Setup) -> bool {
     let mut before = before.clone();
     before.castling_rights = shakmaty::Bitboard::EMPTY;
     before.ep_square = None;
     crate::legality::cheap::check(&before).is_empty()
+        && !crate::legality::retro::has_static_flaw(&before)
 }
 
 /// The diagram as a position with `turn` to move (no castling rights, no
