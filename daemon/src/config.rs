@@ -215,8 +215,10 @@ fn default_hash_mb() -> u64 {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CooksOptions {
+    /// Sound direct and self mates: search every other first move for tries.
     #[serde(default = "yes")]
     pub tries: bool,
+    /// Sound direct and self mates: list the solution's duals.
     #[serde(default = "yes")]
     pub duals: bool,
 }

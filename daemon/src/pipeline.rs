@@ -18,7 +18,7 @@ use solvers::search::Table;
 use solvers::verdict::{Kind, Verdict};
 use solvers::Stipulation;
 
-use crate::config::{SolveOptions, Stage, TablebaseOptions};
+use crate::config::{CooksOptions, SolveOptions, Stage, TablebaseOptions};
 
 /// The search table kept from one problem to the next (several problems,
 /// mates and proof games alike, may use it at once: each keys its entries
@@ -82,10 +82,13 @@ fn judge(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
 
 fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
     let mut verdict = Verdict::for_problem(problem);
-    let mut skipped = Vec::new();
     // A solver that ran out of budget explains itself; the note below is for
     // problems no solver looked at.
     let mut solver_ran = false;
+    let cooks = stages.iter().find_map(|stage| match stage {
+        Stage::Cooks(options) => Some(options),
+        _ => None,
+    });
     for stage in stages {
         let started = Instant::now();
         match stage {
@@ -98,7 +101,7 @@ fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
                 verdict.legality = Some(report.into());
             }
             Stage::Solve(options) if is_mate(problem.stipulation) => {
-                solve_mate(problem, options, tables, &mut verdict);
+                solve_mate(problem, (options, cooks), tables, &mut verdict);
                 solver_ran = true;
             }
             Stage::Solve(options) => match problem.stipulation {
@@ -107,18 +110,14 @@ fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
                     crate::spg::solve(problem, plies, options, table, &mut verdict);
                     solver_ran = true;
                 }
-                _ => {
-                    skipped.push(stage.name());
-                    continue;
-                }
+                // Studies: the tablebase stage judges those it can.
+                _ => continue,
             },
             Stage::Tablebase(options) => tablebase_stage(problem, options, &mut verdict),
-            // Later stages of the design are not part of this build yet; the
-            // verdict says so instead of pretending they ran.
-            other => {
-                skipped.push(other.name());
-                continue;
-            }
+            // The solve stage looks for tries and duals as it builds the
+            // solution tree, as this stage's options say; the second keys,
+            // short solutions and extra games are in its complete count.
+            Stage::Cooks(_) => continue,
         }
         let ms = started.elapsed().as_secs_f64() * 1e3;
         verdict.timings_ms.insert(stage.name().to_owned(), ms);
@@ -127,15 +126,12 @@ fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
         }
     }
     if verdict.verdict == Kind::Unsolved && !solver_ran {
-        let note = if skipped.is_empty() {
-            "no solving stage is configured".to_owned()
+        let note = if matches!(problem.stipulation, Stipulation::Win | Stipulation::Draw) {
+            "studies are judged only by the tablebase stage, within its max_pieces; this one was not solved"
         } else {
-            format!(
-                "stage(s) {} not available in this build of cookd; the problem was not solved",
-                skipped.join(", ")
-            )
+            "no solving stage is configured"
         };
-        verdict.notes.push(note);
+        verdict.notes.push(note.to_owned());
     }
     verdict
 }
@@ -158,8 +154,15 @@ fn count_verdict(found: usize, intended: usize) -> Kind {
 }
 
 /// The solve stage for #n, s#n and h#n: every key or solution within the
-/// budget; `unsolved` with what was found when the budget runs out.
-fn solve_mate(problem: &Problem, options: &SolveOptions, tables: &Tables, verdict: &mut Verdict) {
+/// budget; `unsolved` with what was found when the budget runs out. The
+/// cooks stage's options, when it is configured, decide whether a sound
+/// problem's tree comes with tries and duals (neither without it).
+fn solve_mate(
+    problem: &Problem,
+    (options, cooks): (&SolveOptions, Option<&CooksOptions>),
+    tables: &Tables,
+    verdict: &mut Verdict,
+) {
     let pos = match Chess::from_setup(problem.setup.clone(), CastlingMode::Standard) {
         Ok(pos) => pos,
         Err(e) => {
@@ -220,7 +223,7 @@ fn solve_mate(problem: &Problem, options: &SolveOptions, tables: &Tables, verdic
         }
     };
     if verdict.verdict == Kind::Sound && !matches!(problem.stipulation, Stipulation::Help { .. }) {
-        add_tree(&mut solver, &pos, problem, verdict);
+        add_tree(&mut solver, &pos, problem, cooks, verdict);
     }
 }
 
@@ -276,7 +279,13 @@ fn tablebase_stage(problem: &Problem, options: &TablebaseOptions, verdict: &mut 
 
 /// The solution tree of a sound direct or self mate, from the solver that
 /// just solved it (its table is full and its deadline still holds).
-fn add_tree(solver: &mut Solver, pos: &Chess, problem: &Problem, verdict: &mut Verdict) {
+fn add_tree(
+    solver: &mut Solver,
+    pos: &Chess,
+    problem: &Problem,
+    cooks: Option<&CooksOptions>,
+    verdict: &mut Verdict,
+) {
     let Some(key) = verdict.keys.as_ref().and_then(|k| k.first()).cloned() else {
         return;
     };
@@ -285,11 +294,21 @@ fn add_tree(solver: &mut Solver, pos: &Chess, problem: &Problem, verdict: &mut V
         pos,
         problem.stipulation,
         &key.uci,
-        Limits::default(),
+        Limits {
+            tries: cooks.is_some_and(|c| c.tries),
+            ..Limits::default()
+        },
     ) {
-        Ok(tree) => {
-            verdict.duals = Some(tree.duals.clone());
-            verdict.tries = Some(tree.tries.clone());
+        Ok(mut tree) => {
+            if cooks.is_some_and(|c| c.duals) {
+                verdict.duals = Some(tree.duals.clone());
+            } else {
+                tree.duals.clear();
+                tree.black_duals.clear();
+            }
+            if cooks.is_some_and(|c| c.tries) {
+                verdict.tries = Some(tree.tries.clone());
+            }
             verdict.tree = Some(tree);
         }
         Err(e) => verdict.notes.push(format!("no solution tree: {e}")),
@@ -396,6 +415,41 @@ mod tests {
 
     fn default_stages() -> Vec<Stage> {
         crate::config::Config::builtin().stages
+    }
+
+    /// dm001 (Schöpfer, #2, key 1.Qf2) has the try 1.Qh7? but 1...Kb2!
+    /// (solvers/tests/tree.rs checks it by hand): the cooks stage's options
+    /// decide whether it is looked for, and the solution tree is there
+    /// either way.
+    #[test]
+    fn cooks_stage_options_decide_tries_and_duals() {
+        let text = b"8/Q7/8/8/8/8/8/2k1K2R w K - 0 1 ; #2\n";
+        let judged = |cooks: Option<CooksOptions>| {
+            let mut stages = default_stages();
+            stages.retain(|s| !matches!(s, Stage::Cooks(_)));
+            stages.extend(cooks.map(Stage::Cooks));
+            let verdict = judge_file("s.fen", text, &stages).remove(0);
+            assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
+            assert!(verdict.tree.is_some(), "{verdict:?}");
+            verdict
+        };
+        let all = judged(Some(CooksOptions {
+            tries: true,
+            duals: true,
+        }));
+        let tries = all.tries.expect("tries looked for");
+        assert!(tries
+            .iter()
+            .any(|t| t.san == "Qh7" && t.refutation_san == "Kb2"));
+        assert!(all.duals.is_some());
+        let no_tries = judged(Some(CooksOptions {
+            tries: false,
+            duals: true,
+        }));
+        assert!(no_tries.tries.is_none() && no_tries.tree.unwrap().tries.is_empty());
+        assert!(no_tries.duals.is_some());
+        let none = judged(None);
+        assert!(none.tries.is_none() && none.duals.is_none());
     }
 
     #[test]
