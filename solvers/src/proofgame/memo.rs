@@ -101,13 +101,14 @@ impl SideCache {
         color: Color,
         key: u64,
     ) -> Option<MoveBound> {
-        let SideCache {
-            matchings, bounds, ..
-        } = self;
-        bounds.get(key, || {
-            let m = matchings.get_ref(key, || a.matching(units.0, units.1, color));
-            m.as_ref().map(|m| a.move_bound(units.0, m, None))
-        })
+        if let Some(&known) = self.bounds.lookup(key) {
+            return known;
+        }
+        let bound = self
+            .matching(a, units, color, key)
+            .map(|m| a.move_bound(units.0, m, None));
+        self.bounds.insert(key, bound);
+        bound
     }
 }
 

@@ -71,6 +71,8 @@ impl<'a> Solo<'a> {
         left: (i32, i32),
         cache: &mut SideCache,
     ) -> bool {
+        // The search looks this state up too, but only after the board is
+        // copied without the opponent's units: most tests end here.
         let rights = castles.castling_rights() & board.by_color(self.color);
         if let Some(&known) = self.seen.lookup(state_key(units_key(side, rights), left)) {
             return known;
