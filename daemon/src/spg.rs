@@ -64,10 +64,16 @@ pub fn solve(
         verdict.n_solutions = Some(count as usize);
         verdict.solutions = Some(lines);
     }
-    if count as usize > verdict.solutions.as_ref().map_or(0, Vec::len) {
+    let listed = verdict.solutions.as_ref().map_or(0, Vec::len);
+    let complete = outcome.exact.complete && outcome.short.iter().all(|g| g.complete);
+    if !complete && count > 0 {
         verdict.notes.push(format!(
-            "{count} proof games in all; the first {} are listed",
-            verdict.solutions.as_ref().map_or(0, Vec::len)
+            "at least {count} proof games: the budget ran out before all were counted; \
+             the first {listed} found are listed"
+        ));
+    } else if count as usize > listed {
+        verdict.notes.push(format!(
+            "{count} proof games in all; the first {listed} are listed"
         ));
     }
     verdict.notes.extend(outcome.notes);

@@ -63,9 +63,10 @@ fn check_row(row: &HashMap<String, String>, table: &Table) -> Result<(), String>
     }
     let want = &row["n_solutions"];
     let count = outcome.exact.count + outcome.short.iter().map(|g| g.count).sum::<u64>();
+    // A count cut short by the budget is only a lower bound.
     let count_ok = match want.strip_prefix(">=") {
         Some(min) => count >= min.parse::<u64>().unwrap(),
-        None => count == want.parse::<u64>().unwrap(),
+        None => outcome.exact.complete && count == want.parse::<u64>().unwrap(),
     };
     if !count_ok {
         return Err(format!("{id}: {count} games, want {want}"));
@@ -77,7 +78,7 @@ fn check_row(row: &HashMap<String, String>, table: &Table) -> Result<(), String>
         .chain(outcome.short.iter().flat_map(|g| &g.lines))
         .map(|l| l.san.as_str())
         .collect();
-    let capped = outcome.exact.lines.len() as u64 != outcome.exact.count;
+    let capped = !outcome.exact.complete || outcome.exact.lines.len() as u64 != outcome.exact.count;
     for listed in row["solution_text"]
         .split("||")
         .map(str::trim)
@@ -152,9 +153,9 @@ fn spg_corpus_medium_rows() {
 }
 
 /// Longer rows (benchmark, release build, 1 thread, CPU seconds): at most
-/// 0.33 s each up to 24 plies but spg170 1.2 and spg200 2.1; spg225 (31
-/// plies) 3.5; the rows of 39 and 43 plies are still `unsolved` after
-/// 60 s (spg252 after 20 minutes too), and `unsolved` fails here.
+/// 0.33 s each up to 24 plies; spg225 (31 plies) 2.5; spg252 (39 plies)
+/// is cooked by the games found in the budget (the first after about
+/// 45 s), but spg261 (43 plies) is still `unsolved`, which fails here.
 #[test]
 #[ignore = "long proof games: minutes in the dev profile; the benchmark checks them too"]
 fn spg_corpus_long_rows() {

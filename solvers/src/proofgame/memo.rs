@@ -50,6 +50,39 @@ impl<V: Clone> Memo<V> {
     }
 }
 
+/// A direct-mapped cache of yes/no answers by 64-bit key (a clash
+/// overwrites), one word a slot: the key's upper 63 bits and the answer.
+/// The slots start as zero pages the system fills in when first touched,
+/// so a large cache costs only what a search uses of it.
+pub(super) struct Answers {
+    slots: Vec<u64>,
+}
+
+impl Answers {
+    pub fn new(bits: u32) -> Answers {
+        Answers {
+            slots: vec![0; 1 << bits],
+        }
+    }
+
+    /// The answer kept for `key`, if any.
+    pub fn lookup(&self, key: u64) -> Option<bool> {
+        let kept = self.slots[self.slot(key)];
+        // A key whose upper bits are all zero reads as empty: a miss.
+        (kept != 0 && kept | 1 == key | 1).then_some(kept & 1 == 1)
+    }
+
+    /// Keeps `answer` for `key`.
+    pub fn insert(&mut self, key: u64, answer: bool) {
+        let slot = self.slot(key);
+        self.slots[slot] = (key & !1) | u64::from(answer);
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 1)
+    }
+}
+
 /// What the static tests work out for one side's units, cached by its
 /// [`side_key`](super::hash::side_key) (or by a key salted apart from it):
 /// the search and the own-side test share it.

@@ -113,10 +113,26 @@ impl Default for Options<'_> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Games {
     pub plies: u32,
-    /// Exact number of games (when the search finished).
+    /// Number of games: exact when `complete`, else those found before
+    /// the budget ran out (a lower bound).
     pub count: u64,
+    /// Whether the count finished.
+    pub complete: bool,
     /// The first games found, at most the cap.
     pub lines: Vec<Line>,
+}
+
+impl Games {
+    /// `3 game(s) of 20 plies`, with "at least" when the count was cut
+    /// short.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}{} game(s) of {} plies",
+            if self.complete { "" } else { "at least " },
+            self.count,
+            self.plies
+        )
+    }
 }
 
 /// What the proof-game stage concludes.
@@ -124,12 +140,13 @@ pub struct Games {
 pub enum Judgement {
     /// Exactly one game, of the stipulated length, none shorter.
     Sound,
-    /// More than one game, or a shorter one of the same parity.
+    /// More than one game, or a shorter one of the same parity (found
+    /// before the budget ran out, when it did).
     Cooked,
     NoSolution,
     /// No game of any length reaches the diagram.
     Illegal,
-    /// The budget ran out; the games found so far are kept.
+    /// The budget ran out before the games found decided; they are kept.
     Unsolved,
 }
 
@@ -182,6 +199,7 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
         exact: Games {
             plies,
             count: 0,
+            complete: false,
             lines: Vec::new(),
         },
         short: Vec::new(),
@@ -191,6 +209,10 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
     };
     let start = Chess::default();
     let finish = |mut outcome: Outcome, judgement, note: Option<String>| {
+        // Without a search, these two prove that there is no game.
+        if matches!(judgement, Judgement::Illegal | Judgement::NoSolution) {
+            outcome.exact.complete = true;
+        }
         outcome.judgement = judgement;
         outcome.notes.extend(note);
         outcome.elapsed = started.elapsed();
@@ -294,13 +316,18 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
             )),
         );
     };
-    // Shortest lengths first: they are cheap, and a shorter game already
-    // decides that the problem is cooked.
-    let mut length = if options.shorter { least } else { plies };
-    while length <= plies {
+    // The stipulated length first: enough games of it decide the verdict
+    // even when the budget runs out before they are all counted, and on
+    // spg252 (39 plies, millions of games) merely proving that no game of
+    // 37 exists takes longer than the default budget. Then the shorter
+    // ones of the same parity, which cook the problem too.
+    let shorter = (least..plies).step_by(2).filter(|_| options.shorter);
+    let mut ran_out = None;
+    for length in std::iter::once(plies).chain(shorter) {
         let mut games = Games {
             plies: length,
             count: 0,
+            complete: true,
             lines: Vec::new(),
         };
         for (i, (goal, target)) in goals.iter().zip(&targets).enumerate() {
@@ -312,49 +339,35 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
             games.count += found.count;
             games.lines.extend(found.lines);
             if shared.aborted() {
+                games.complete = false;
                 break;
             }
         }
-        if shared.aborted() {
-            outcome.nodes = shared.nodes.load(std::sync::atomic::Ordering::Relaxed);
-            let found: Vec<String> = outcome
-                .short
-                .iter()
-                .map(|g| format!("{} game(s) of {} plies", g.count, g.plies))
-                .collect();
-            let note = format!(
-                "budget ran out while counting games of {length} half-moves{}",
-                if found.is_empty() {
-                    String::new()
-                } else {
-                    format!("; found before: {}", found.join(", "))
-                }
-            );
-            if length == plies {
-                outcome.exact = games;
-            }
-            return finish(outcome, Judgement::Unsolved, Some(note));
-        }
+        let complete = games.complete;
         if length == plies {
             outcome.exact = games;
         } else if games.count > 0 {
             outcome.short.push(games);
         }
-        length += 2;
+        if !complete {
+            ran_out = Some(length);
+            break;
+        }
     }
     outcome.nodes = shared.nodes.load(std::sync::atomic::Ordering::Relaxed);
-    let judgement = match (outcome.exact.count, outcome.short.is_empty()) {
-        (_, false) => Judgement::Cooked,
-        (0, true) => Judgement::NoSolution,
-        (1, true) => Judgement::Sound,
-        _ => Judgement::Cooked,
-    };
+    let judgement = judge(&outcome.exact, &outcome.short, ran_out.is_some());
+    if let Some(length) = ran_out {
+        outcome.notes.push(format!(
+            "budget ran out while counting games of {length} half-moves{}",
+            if options.shorter && length == plies {
+                "; shorter ones were not counted"
+            } else {
+                ""
+            }
+        ));
+    }
     let note = (!outcome.short.is_empty()).then(|| {
-        let lengths: Vec<String> = outcome
-            .short
-            .iter()
-            .map(|g| format!("{} game(s) of {} plies", g.count, g.plies))
-            .collect();
+        let lengths: Vec<String> = outcome.short.iter().map(Games::describe).collect();
         format!(
             "shorter proof games of the same parity: {}",
             lengths.join(", ")
@@ -363,35 +376,62 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
     finish(outcome, judgement, note)
 }
 
+/// The verdict on the games found of the stipulated length (`exact`) and
+/// shorter ones of the same parity, the budget having `ran_out` or not.
+/// Counts cut short are lower bounds: enough games cook the problem
+/// however many more there are, but too few decide nothing.
+fn judge(exact: &Games, short: &[Games], ran_out: bool) -> Judgement {
+    match (exact.count, short.iter().any(|g| g.count > 0), ran_out) {
+        (_, true, _) | (2.., _, _) => Judgement::Cooked,
+        (_, _, true) => Judgement::Unsolved,
+        (0, false, false) => Judgement::NoSolution,
+        (1, false, false) => Judgement::Sound,
+    }
+}
+
 /// Counts the games of exactly `length` plies to `goal` (in parallel on the
-/// current rayon pool for longer ones) and lists up to `cap` of them.
+/// current rayon pool for longer ones) and lists up to `cap` of them. When
+/// the budget runs out the count is of the games met so far, and those
+/// listed are the first of them.
 fn count_and_list(shared: &Shared, goal: Goal, start: &Chess, length: u32, cap: usize) -> Games {
     shared.begin(length);
-    let threads = rayon::current_num_threads();
-    let count = if threads > 1 && length >= PARALLEL_MIN_PLIES && shared.sync_depth < length {
-        rayon::broadcast(|_| {
-            let mut worker = Worker::new(shared, goal, true);
-            let n = worker.count(start, length, 0);
-            worker.finish();
-            n
-        })
-        .into_iter()
-        .sum()
-    } else {
-        let mut worker = Worker::new(shared, goal, false);
+    let search = |parallel: bool| {
+        let mut worker = Worker::new(shared, goal, parallel, length, cap);
         let n = worker.count(start, length, 0);
         worker.finish();
-        n
+        (n, worker.games)
     };
-    let mut lines = Vec::new();
-    if count > 0 && !shared.aborted() {
-        let mut worker = Worker::new(shared, goal, false);
-        worker.lines(start, length, &mut Vec::new(), &mut lines, cap);
-        worker.finish();
-    }
+    let threads = rayon::current_num_threads();
+    let (count, met) = if threads > 1 && length >= PARALLEL_MIN_PLIES && shared.sync_depth < length
+    {
+        rayon::broadcast(|_| search(true)).into_iter().fold(
+            (0, Vec::new()),
+            |(count, mut met), (n, games)| {
+                met.extend(games);
+                (count + n, met)
+            },
+        )
+    } else {
+        search(false)
+    };
+    let complete = !shared.aborted();
+    let lines = if complete {
+        let mut lines = Vec::new();
+        if count > 0 {
+            // A game whose subtree's number came from the table was not
+            // met, so the full list walks the counted tree again.
+            let mut worker = Worker::new(shared, goal, false, length, 0);
+            worker.lines(start, length, &mut Vec::new(), &mut lines, cap);
+            worker.finish();
+        }
+        lines
+    } else {
+        met.into_iter().take(cap).collect()
+    };
     Games {
         plies: length,
         count,
+        complete,
         lines: lines.iter().map(|l| render(start, l)).collect(),
     }
 }
@@ -414,7 +454,7 @@ pub fn prove(setup: &Setup, max_plies: u32, deadline: Instant) -> Option<Line> {
     let goal = Goal::new(&analysis, None, Some(setup.castling_rights));
     let start = Chess::default();
     let first = u32::from(setup.turn == Color::Black);
-    let mut worker = Worker::new(&shared, goal, false);
+    let mut worker = Worker::new(&shared, goal, false, max_plies, 0);
     for length in (first..=max_plies).step_by(2) {
         if !worker.feasible(&start, length) {
             continue;
@@ -543,6 +583,33 @@ mod tests {
         assert_eq!(
             kept("rn1q1bnr/4pppp/kPPp4/8/2B5/4BP2/PP1N1PPP/R2QK1NR"),
             Some(false)
+        );
+    }
+
+    #[test]
+    fn games_found_before_the_budget_ran_out_decide_only_a_cook() {
+        let games = |plies, count, complete| Games {
+            plies,
+            count,
+            complete,
+            lines: Vec::new(),
+        };
+        let cut = |count| games(20, count, false);
+        assert_eq!(judge(&cut(2), &[], true), Judgement::Cooked);
+        assert_eq!(judge(&cut(1), &[], true), Judgement::Unsolved);
+        assert_eq!(judge(&cut(0), &[], true), Judgement::Unsolved);
+        // A shorter game cooks, found in full or not.
+        assert_eq!(
+            judge(&games(20, 1, true), &[games(18, 1, false)], true),
+            Judgement::Cooked
+        );
+        let done = |count| games(20, count, true);
+        assert_eq!(judge(&done(0), &[], false), Judgement::NoSolution);
+        assert_eq!(judge(&done(1), &[], false), Judgement::Sound);
+        assert_eq!(judge(&done(3), &[], false), Judgement::Cooked);
+        assert_eq!(
+            judge(&done(1), &[games(18, 1, true)], false),
+            Judgement::Cooked
         );
     }
 

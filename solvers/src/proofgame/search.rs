@@ -160,6 +160,16 @@ const FROZEN_TEST_SLACK: i32 = 2;
 /// other). On the benchmark to 24 plies, 1, 2 and 3 take 2.2-2.4, 2.1-2.3
 /// and 2.1-2.2 s of CPU time against 5.1-5.3 s without the test.
 const SOLO_TEST_SLACK: i32 = 2;
+/// Log2 of the own-side test's answers a worker keeps, for a search of
+/// `plies` half-moves. Each test may leave a few thousand answers, and
+/// long searches meet far more states than short ones: on spg252 (39
+/// plies) 16 bits thrashed, with the count after 1.a3 Na6 2.a4 Nb4
+/// 3.Ra3 taking over 40 s against 25 s with 22. The slots are zero pages
+/// until used, but the pages a short search touches still cost (on the
+/// benchmark to 24 plies, 22 bits took 5.5 s against 4.9 s for 16).
+fn solo_bits(plies: u32) -> u32 {
+    (16 + plies.saturating_sub(24) / 2).min(22)
+}
 /// Log2 of the analyses around frozen units a searching worker keeps.
 const AROUND_BITS: u32 = 10;
 const FROZEN_SALT: u64 = 0x9FB2_1C65_1E98_DF25;
@@ -184,6 +194,13 @@ pub(crate) struct Worker<'s, 'a> {
     around: Memo<Analysis>,
     /// Each side's solitary games, by `Color as usize`.
     solo: [Solo<'s>; 2],
+    /// The moves from the root of the current count to the node searched.
+    path: Vec<Move>,
+    /// The first games met while counting (at most `keep`): those whose
+    /// last position the count reached, rather than taking its subtree's
+    /// number from the table.
+    pub games: Vec<Vec<Move>>,
+    keep: usize,
     nodes: u64,
     /// Nodes met at the synchronisation depth so far (`None`: not parallel).
     sync_seen: Option<u64>,
@@ -194,15 +211,24 @@ fn tt_key(hash: u64, left: u32) -> u64 {
 }
 
 impl<'s, 'a> Worker<'s, 'a> {
-    /// A worker for a search (`parallel`: one of several).
-    pub fn new(shared: &'s Shared<'a>, goal: Goal<'s>, parallel: bool) -> Worker<'s, 'a> {
-        Worker::sized(shared, goal, parallel, SEARCH_CACHE_BITS)
+    /// A worker for a search of `plies` half-moves (`parallel`: one of
+    /// several) that keeps the first `keep` games it meets.
+    pub fn new(
+        shared: &'s Shared<'a>,
+        goal: Goal<'s>,
+        parallel: bool,
+        plies: u32,
+        keep: usize,
+    ) -> Worker<'s, 'a> {
+        let mut worker = Worker::sized(shared, goal, parallel, SEARCH_CACHE_BITS, solo_bits(plies));
+        worker.keep = keep;
+        worker
     }
 
     /// A worker for [`Worker::feasible`] tests only, with small caches: a
     /// problem may have over a hundred goals to test.
     pub fn probe(shared: &'s Shared<'a>, goal: Goal<'s>) -> Worker<'s, 'a> {
-        Worker::sized(shared, goal, false, PROBE_CACHE_BITS)
+        Worker::sized(shared, goal, false, PROBE_CACHE_BITS, PROBE_CACHE_BITS[0])
     }
 
     fn sized(
@@ -210,6 +236,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         goal: Goal<'s>,
         parallel: bool,
         [needs, squares, captures, bounds]: [u32; 4],
+        solo: u32,
     ) -> Worker<'s, 'a> {
         Worker {
             shared,
@@ -218,7 +245,10 @@ impl<'s, 'a> Worker<'s, 'a> {
             squares: Memo::new(squares),
             captures: Memo::new(captures),
             around: Memo::new(AROUND_BITS.min(bounds)),
-            solo: Color::ALL.map(|c| Solo::new(goal.analysis, c, needs)),
+            solo: Color::ALL.map(|c| Solo::new(goal.analysis, c, solo)),
+            path: Vec::new(),
+            games: Vec::new(),
+            keep: 0,
             nodes: 0,
             sync_seen: parallel.then_some(0),
         }
@@ -474,6 +504,15 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.nodes &= !0xFFF;
     }
 
+    /// Keeps the game that reached the goal at the node searched (and
+    /// ends with `last`), while fewer than `keep` are kept.
+    fn keep_game(&mut self, last: Option<Move>) {
+        if self.games.len() < self.keep {
+            self.games
+                .push(self.path.iter().copied().chain(last).collect());
+        }
+    }
+
     /// Number of games of exactly `left` plies from `pos` to the diagram.
     /// `depth` is the ply count from the root of this search. Counts made
     /// after an abort are partial and never stored.
@@ -492,8 +531,17 @@ impl<'s, 'a> Worker<'s, 'a> {
                 return 0;
             }
             let found = match self.goal.last {
-                None => 1,
-                Some(_) => self.goal.finishing_moves(pos).len() as u64,
+                None => {
+                    self.keep_game(None);
+                    1
+                }
+                Some(_) => {
+                    let finishing = self.goal.finishing_moves(pos);
+                    for m in &finishing {
+                        self.keep_game(Some(*m));
+                    }
+                    finishing.len() as u64
+                }
             };
             self.shared.solutions.fetch_add(found, Ordering::Relaxed);
             return found;
@@ -552,7 +600,9 @@ impl<'s, 'a> Worker<'s, 'a> {
             let child_hash = hash.after(pos.turn(), &m);
             let mut child = pos.clone();
             child.play_unchecked(m);
+            self.path.push(m);
             total += self.count_keyed(&child, child_hash, left - 1, depth.saturating_add(1));
+            self.path.pop();
         }
         if !shared.aborted() && !above_sync {
             shared.table.put(key, total + 1, left.min(255) as u8);

@@ -18,7 +18,7 @@ use shakmaty::{attacks, Bitboard, Board, Castles, CastlingSide, Color, Rank, Rol
 
 use super::analysis::Analysis;
 use super::hash::{mix, piece_key, units_key, BoardHash};
-use super::memo::{Memo, SideCache};
+use super::memo::{Answers, SideCache};
 use crate::check::promotions;
 
 /// The test is skipped when the opponent must take more of the side's
@@ -39,7 +39,7 @@ pub(super) struct Solo<'a> {
     barred: Bitboard,
     /// Whether the diagram's units can still be reached from a state (a
     /// key of the side's units, its moves left and captures left).
-    seen: Memo<bool>,
+    seen: Answers,
     /// States one test may expand.
     budget: u32,
     /// States the current test may still expand.
@@ -53,7 +53,7 @@ impl<'a> Solo<'a> {
             analysis,
             color,
             barred,
-            seen: Memo::new(bits),
+            seen: Answers::new(bits),
             budget: MAX_STATES,
             states: 0,
         }
@@ -74,7 +74,7 @@ impl<'a> Solo<'a> {
         // The search looks this state up too, but only after the board is
         // copied without the opponent's units: most tests end here.
         let rights = castles.castling_rights() & board.by_color(self.color);
-        if let Some(&known) = self.seen.lookup(state_key(units_key(side, rights), left)) {
+        if let Some(known) = self.seen.lookup(state_key(units_key(side, rights), left)) {
             return known;
         }
         let target = self.analysis.target().by_color(self.color).count();
@@ -140,7 +140,7 @@ impl<'a> Solo<'a> {
             return true;
         }
         let memo = state_key(key, (moves, captures));
-        if let Some(&known) = self.seen.lookup(memo) {
+        if let Some(known) = self.seen.lookup(memo) {
             return known;
         }
         if self.states == 0 {
