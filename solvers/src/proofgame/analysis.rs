@@ -37,6 +37,11 @@ pub struct Analysis {
     /// Squares whose diagram unit provably never moved: it stood there all
     /// game, so no other unit ever entered or crossed the square.
     fixed: Bitboard,
+    /// The files' stretches ([`pawn_stretches`]) that a diagram pawn walked
+    /// straight up from its initial square: it stood on one of their
+    /// squares all game, so no unit ever slid along its file across all of
+    /// one.
+    stretches: Vec<Bitboard>,
     /// `dist[role][from]`: where a knight, bishop, rook, queen or king gets
     /// from `from` around the fixed squares, and in how many moves. Filled
     /// in when first asked for, as are the rows below: an analysis around
@@ -141,6 +146,7 @@ impl Analysis {
         Analysis {
             target: target.clone(),
             fixed,
+            stretches: pawn_stretches(target),
             dist: (0..5 * 64).map(|_| OnceLock::new()).collect(),
             free_targets,
             rows: (0..2 * 6 * 64).map(|_| OnceLock::new()).collect(),
@@ -172,7 +178,7 @@ impl Analysis {
     /// Where `role` gets from `from`, and in how many moves.
     fn reach(&self, role: Role, from: Square) -> &Reach {
         let i = role_index(role) * 64 + from.to_usize();
-        self.dist[i].get_or_init(|| Box::new(Reach::new(role, from, self.fixed)))
+        self.dist[i].get_or_init(|| Box::new(Reach::new(role, from, self.fixed, &self.stretches)))
     }
 
     fn dist(&self, role: Role, from: Square, to: Square) -> i32 {
@@ -945,6 +951,44 @@ fn fixed_units(target: &Board) -> Bitboard {
     }
 }
 
+/// The stretches of a file from a pawn's initial square to its diagram
+/// square, for each diagram pawn off its initial square that can only have
+/// come straight up its own file: its side's pawns can make at most one
+/// capture (the opponent lost at most one unit), so a pawn that ends on
+/// its starting file made none; and every other initial square it could
+/// have come from with that capture still holds the pawn that started
+/// there. Such a pawn is on one square of its stretch at every moment.
+fn pawn_stretches(target: &Board) -> Vec<Bitboard> {
+    let mut out = Vec::new();
+    for color in Color::ALL {
+        let captures = 16 - target.by_color(!color).count() as i32;
+        if captures > 1 {
+            continue;
+        }
+        let home_rank = if color == Color::White { 1 } else { 6 };
+        let home = |file: i32| Square::from_coords(File::new(file as u32), Rank::new(home_rank));
+        let at_home = |file: i32| target.piece_at(home(file)) == Some(Role::Pawn.of(color));
+        for to in target.by_piece(Role::Pawn.of(color)) {
+            let file = to.file().to_u32() as i32;
+            let from = home(file);
+            let others_home = (file - captures..=file + captures)
+                .filter(|f| *f != file && (0..8).contains(f))
+                .all(at_home);
+            if to != from && !at_home(file) && others_home {
+                out.push(attacks::between(from, to).with(from).with(to));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a slide from `from` to `to` along a file covers all of one of
+/// the `stretches`, on one square of which a pawn stands.
+fn crosses_a_pawn(from: Square, to: Square, stretches: &[Bitboard]) -> bool {
+    let span = attacks::between(from, to).with(from).with(to);
+    from.file() == to.file() && stretches.iter().any(|s| s.is_subset(span))
+}
+
 /// Moves beyond which [`Reach::within`] keeps no separate set.
 const REACH_STEPS: usize = 16;
 
@@ -959,7 +1003,7 @@ struct Reach {
 }
 
 impl Reach {
-    fn new(role: Role, from: Square, fixed: Bitboard) -> Reach {
+    fn new(role: Role, from: Square, fixed: Bitboard, stretches: &[Bitboard]) -> Reach {
         let mut dist = [UNREACHABLE; 64];
         dist[from.to_usize()] = 0;
         let piece = shakmaty::Piece {
@@ -974,7 +1018,15 @@ impl Reach {
             d += 1;
             let mut next = Bitboard::EMPTY;
             for sq in frontier {
-                next |= attacks::attacks(sq, piece, fixed);
+                let mut to = attacks::attacks(sq, piece, fixed);
+                if matches!(role, Role::Rook | Role::Queen) {
+                    for t in to & sq.file() {
+                        if crosses_a_pawn(sq, t, stretches) {
+                            to.discard(t);
+                        }
+                    }
+                }
+                next |= to;
             }
             next &= !fixed & !seen;
             for sq in next {
@@ -1059,6 +1111,42 @@ mod tests {
                 captures: 0,
                 straight: 1
             })
+        );
+    }
+
+    /// spg252: White lost one unit and Black none, so White's pawns went
+    /// straight and so did Black's f-pawn, whose neighbours never moved;
+    /// Black's c6 pawn came from b7 with a capture.
+    #[test]
+    fn pawns_that_went_straight_up_their_files() {
+        let target = board("2bqkb1r/p1ppp1pp/n1pRQp2/7n/P2B2P1/N2PPK2/1PP1rP1P/2NR4");
+        let span = |from: Square, to: Square| attacks::between(from, to).with(from).with(to);
+        let mut got = pawn_stretches(&target);
+        got.sort();
+        let mut want = vec![
+            span(Square::A2, Square::A4),
+            span(Square::D2, Square::D3),
+            span(Square::E2, Square::E3),
+            span(Square::G2, Square::G4),
+            span(Square::F7, Square::F6),
+        ];
+        want.sort();
+        assert_eq!(got, want);
+        // With two units lost, a pawn may have left its file and come back.
+        let target = board("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/R1BQKB1R");
+        assert_eq!(pawn_stretches(&target), Vec::<Bitboard>::new());
+    }
+
+    /// A rook that left a1 up the a-file after a2-a4 cannot slide on past
+    /// the pawn: a1-a6 in one move is out, a1-a3-a6 is the least left (the
+    /// bound does not see that a3-a6 crosses the pawn as well).
+    #[test]
+    fn a_rook_does_not_slide_across_a_pawn_on_its_file() {
+        let a = Analysis::new(&board("rnbqkbnr/pppppppp/R7/8/P7/8/1PPPPPPP/1NBQKBNR"));
+        assert_eq!(
+            a.need(&Board::default(), &Castles::default(), Color::White)
+                .map(|n| n.moves),
+            Some(3)
         );
     }
 
@@ -1157,15 +1245,16 @@ mod tests {
         // stand on their diagram squares for good, and with no move to
         // spare so do the knights on d2 and f3 and the bishop on f1. The
         // bishop on c1, which must get to h6, is then shut in by the b2
-        // pawn and the d2 knight.
+        // pawn and the d2 knight. (White needs five moves: the queen
+        // cannot slide up the c-file past the c4 pawn.)
         let a = Analysis::new(&board(
             "rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R",
         ));
         let (now, castles) =
             position("r1bqkbnr/pppppppp/8/4n3/2P1PP2/3P1N2/PPQN2PP/R1B1KB1R w KQkq - 7 9");
-        assert_eq!(a.need(&now, &castles, Color::White).unwrap().moves, 4);
+        assert_eq!(a.need(&now, &castles, Color::White).unwrap().moves, 5);
         let white = a.matching(&now, &castles, Color::White).unwrap();
-        let frozen = a.frozen(&white, 4);
+        let frozen = a.frozen(&white, 5);
         let squares = [
             Square::C4,
             Square::E4,
@@ -1180,7 +1269,7 @@ mod tests {
             None
         );
         // With a move to spare, the knight may step aside and come back.
-        let frozen = a.frozen(&white, 5);
+        let frozen = a.frozen(&white, 6);
         assert!(!frozen.contains(Square::D2));
         assert!(a
             .with_frozen(frozen)
