@@ -68,7 +68,7 @@ pub fn solve(
     let complete = outcome.exact.complete && outcome.short.iter().all(|g| g.complete);
     if !complete && count > 0 {
         verdict.notes.push(format!(
-            "at least {count} proof games: the budget ran out before all were counted; \
+            "at least {count} proof games (not all were counted); \
              the first {listed} found are listed"
         ));
     } else if count as usize > listed {

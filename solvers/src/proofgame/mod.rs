@@ -31,7 +31,7 @@ use shakmaty::{Board, CastlingMode, Chess, Color, FromSetup, Move, Position, Set
 use crate::mate::Line;
 use crate::search::Table;
 use analysis::Analysis;
-use search::{Goal, Shared, Worker};
+use search::{add_games, Goal, Shared, Worker, MAX_GAMES};
 use shakmaty::san::SanPlus;
 
 /// Where a long search stands, for the progress callback.
@@ -113,10 +113,11 @@ impl Default for Options<'_> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Games {
     pub plies: u32,
-    /// Number of games: exact when `complete`, else those found before
-    /// the budget ran out (a lower bound).
+    /// Number of games: exact when `complete`, else a lower bound (those
+    /// found before the budget ran out, or 2^56 - 2 when there are at
+    /// least that many).
     pub count: u64,
-    /// Whether the count finished.
+    /// Whether the count is exact.
     pub complete: bool,
     /// The first games found, at most the cap.
     pub lines: Vec<Line>,
@@ -333,20 +334,20 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
             }
             let cap = options.solution_cap.saturating_sub(games.lines.len());
             let found = count_and_list(&shared, *goal, &start, length - target.offset, cap);
-            games.count += found.count;
+            games.count = add_games(games.count, found.count);
+            games.complete &= found.complete;
             games.lines.extend(found.lines);
             if shared.aborted() {
-                games.complete = false;
                 break;
             }
         }
-        let complete = games.complete;
+        games.complete &= !shared.aborted() && games.count < MAX_GAMES;
         if length == plies {
             outcome.exact = games;
         } else if games.count > 0 {
             outcome.short.push(games);
         }
-        if !complete {
+        if shared.aborted() {
             ran_out = Some(length);
             break;
         }
@@ -405,14 +406,14 @@ fn count_and_list(shared: &Shared, goal: Goal, start: &Chess, length: u32, cap: 
             (0, Vec::new()),
             |(count, mut met), (n, games)| {
                 met.extend(games);
-                (count + n, met)
+                (add_games(count, n), met)
             },
         )
     } else {
         search(false)
     };
-    let complete = !shared.aborted();
-    let lines = if complete {
+    let complete = !shared.aborted() && count < MAX_GAMES;
+    let lines = if !shared.aborted() {
         let mut lines = Vec::new();
         if count > 0 {
             // A game whose subtree's number came from the table was not

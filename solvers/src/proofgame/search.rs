@@ -206,6 +206,16 @@ pub(crate) struct Worker<'s, 'a> {
     sync_seen: Option<u64>,
 }
 
+/// The most games a count holds: the table keeps 56 bits of data (the
+/// count plus one), and spg252 has some 10^17 games of 39 plies. A count
+/// that reaches it stands for at least that many.
+pub(crate) const MAX_GAMES: u64 = (1 << 56) - 2;
+
+/// `a + b` games, at most [`MAX_GAMES`].
+pub(crate) fn add_games(a: u64, b: u64) -> u64 {
+    a.saturating_add(b).min(MAX_GAMES)
+}
+
 fn tt_key(hash: u64, left: u32) -> u64 {
     hash ^ u64::from(left).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
@@ -601,7 +611,10 @@ impl<'s, 'a> Worker<'s, 'a> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             self.path.push(m);
-            total += self.count_keyed(&child, child_hash, left - 1, depth.saturating_add(1));
+            total = add_games(
+                total,
+                self.count_keyed(&child, child_hash, left - 1, depth.saturating_add(1)),
+            );
             self.path.pop();
         }
         if !shared.aborted() && !above_sync {
