@@ -77,6 +77,27 @@ pub fn solve(
         ));
     }
     verdict.notes.extend(outcome.notes);
+    settle_legality(verdict);
+}
+
+/// A game the search found proves the diagram legal when the legality stage
+/// left it undecided. A proof-game diagram is a board and, by the length's
+/// parity, the side to move, which every game found reaches; castling
+/// rights and en passant are not part of it (the search's goal leaves them
+/// open too).
+fn settle_legality(verdict: &mut Verdict) {
+    let game = verdict.solutions.iter().flatten().next();
+    if let (Some(legality), Some(game)) = (verdict.legality.as_mut(), game) {
+        if legality.status == Status::Undecided {
+            legality.status = Status::Legal;
+            legality.legal = Some(true);
+            legality.evidence = vec![format!(
+                "proof game of {} half-moves (found by the solve stage): {}",
+                game.uci.len(),
+                game.san
+            )];
+        }
+    }
 }
 
 /// Longest proof game the legality stage looks for.
@@ -127,6 +148,27 @@ mod tests {
         let games = verdict.solutions.as_ref().unwrap();
         assert_eq!(games[0].san, "1.f3 e5 2.Kf2 Qh4+ 3.Ke3 Qd4#");
         assert_eq!(games[0].uci[0], "f2f3");
+    }
+
+    #[test]
+    fn a_game_found_settles_an_undecided_legality() {
+        // spg200 (Heinonen, unique in 24 plies): too long for the legality
+        // stage's own proof search, which leaves it undecided.
+        let file = b"rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R\n24\n";
+        let verdict = &judge_file("p.txt", file, &stages(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
+        let legality = verdict.legality.as_ref().unwrap();
+        assert_eq!(legality.legal, Some(true), "{legality:?}");
+        let game = "1.c4 Nf6 2.Qa4 Ne4 3.Qc6 Nxd2 4.e4 Nb3 5.Bh6 Na6 6.Nd2 Nb4 \
+                    7.Rc1 Nd5 8.Rc3 Nf6 9.Rf3 Ng8 10.Rf6 Nc5 11.f4 Na6 12.Ngf3 Nb8";
+        assert!(legality.evidence[0].ends_with(game), "{legality:?}");
+        // Without the solve stage it stays undecided.
+        let legality_only: Vec<_> = stages(60.0)
+            .into_iter()
+            .filter(|s| s.name() == "legality")
+            .collect();
+        let verdict = &judge_file("p.txt", file, &legality_only)[0];
+        assert_eq!(verdict.legality.as_ref().unwrap().legal, None);
     }
 
     #[test]
