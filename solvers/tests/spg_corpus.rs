@@ -173,6 +173,11 @@ fn spg_corpus_two_threads() {
     assert!(judged >= 20, "only {judged} rows in scope");
 }
 
+/// The board of a FEN (the corpus gives boards only).
+fn board(fen: &str) -> shakmaty::Board {
+    fen.parse::<Fen>().unwrap().into_setup().board
+}
+
 /// Replays a game given in SAN from the initial array (independently of the
 /// solver) and returns the final board.
 fn replay(game: &str) -> shakmaty::Board {
@@ -195,11 +200,7 @@ fn replay(game: &str) -> shakmaty::Board {
 /// games too, such as the one below, checked here by replaying it.
 #[test]
 fn shorter_games_cook() {
-    let diagram = "rnbqkb1r/ppBppppp/8/3n4/3P4/8/PPP1PPPP/RN1QKBNR"
-        .parse::<Fen>()
-        .unwrap()
-        .into_setup()
-        .board;
+    let diagram = board("rnbqkb1r/ppBppppp/8/3n4/3P4/8/PPP1PPPP/RN1QKBNR");
     let short = "1.d4 Nf6 2.Bf4 Nd5 3.Be5 Nf6 4.Bxc7 Nd5";
     assert_eq!(replay(short), diagram);
     let outcome = proofgame::solve(&diagram, 10, &Options::default()).unwrap();
@@ -224,11 +225,7 @@ fn shorter_games_cook() {
 /// budget (3 s of CPU in a release build).
 #[test]
 fn spg252_has_a_shorter_game() {
-    let diagram = "2bqkb1r/p1ppp1pp/n1pRQp2/7n/P2B2P1/N2PPK2/1PP1rP1P/2NR4"
-        .parse::<Fen>()
-        .unwrap()
-        .into_setup()
-        .board;
+    let diagram = board("2bqkb1r/p1ppp1pp/n1pRQp2/7n/P2B2P1/N2PPK2/1PP1rP1P/2NR4");
     let short = "1.a4 Nf6 2.Ra3 Nh5 3.Rd3 f6 4.Rd6 Kf7 5.d3 Kg6 6.Be3 Kf5 7.Bd4 Kg5 \
                  8.e3 Kg6 9.Qg4+ Kf7 10.Qe6+ Ke8 11.g4 Na6 12.Bg2 Rb8 13.Bc6 bxc6 \
                  14.Ke2 Rb3 15.Kf3 Ra3 16.Ne2 Ra1 17.Na3 Re1 18.Nc1 Re2 19.Rd1";
@@ -251,7 +248,7 @@ fn retraction_agrees_with_plain_search() {
         if plies == 0 || plies > 12 {
             continue;
         }
-        let board = row["fen"].parse::<Fen>().unwrap().into_setup().board;
+        let board = board(&row["fen"]);
         let mut setup = Setup::empty();
         setup.board = board.clone();
         setup.turn = if plies % 2 == 0 {
@@ -290,7 +287,7 @@ fn listed_games_pass_every_static_test() {
     use shakmaty::{san::San, Chess, Position};
     let mut checked = 0;
     for row in read_csv(&data("spg.csv")) {
-        let board = row["fen"].parse::<Fen>().unwrap().into_setup().board;
+        let board = board(&row["fen"]);
         let plies: u32 = row["halfmoves"].parse().unwrap();
         let games = row["solution_text"].split("||").map(str::trim);
         for game in games.filter(|g| !g.is_empty() && !g.ends_with("...")) {
@@ -324,7 +321,7 @@ fn move_bound_never_exceeds_the_need_after_the_move() {
     use shakmaty::{san::San, Chess, Position};
     let (mut checked, mut with_victims_checked) = (0, 0);
     for row in read_csv(&data("spg.csv")) {
-        let board = row["fen"].parse::<Fen>().unwrap().into_setup().board;
+        let board = board(&row["fen"]);
         let plies: i32 = row["halfmoves"].parse().unwrap();
         let analysis = Analysis::new(&board);
         let games = row["solution_text"].split("||").map(str::trim);

@@ -65,6 +65,15 @@ impl Answers {
         }
     }
 
+    /// The answer for `key`, from the cache or `compute`d into it.
+    pub fn get(&mut self, key: u64, compute: impl FnOnce() -> bool) -> bool {
+        self.lookup(key).unwrap_or_else(|| {
+            let answer = compute();
+            self.insert(key, answer);
+            answer
+        })
+    }
+
     /// The answer kept for `key`, if any.
     pub fn lookup(&self, key: u64) -> Option<bool> {
         let kept = self.slots[self.slot(key)];

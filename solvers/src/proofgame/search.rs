@@ -16,7 +16,7 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
 
 use super::analysis::{Analysis, MoveBound, Need, Victims};
 use super::hash::{self, mix, side_key, BoardHash};
-use super::memo::{Memo, SideCache};
+use super::memo::{Answers, Memo, SideCache};
 use super::solo::Solo;
 use super::Progress;
 use crate::search::{payload, Table};
@@ -189,7 +189,7 @@ pub(crate) struct Worker<'s, 'a> {
     /// Capture squares by (side, its moves left).
     squares: Memo<Bitboard>,
     /// [`Analysis::capture_fits`] by key.
-    captures: Memo<bool>,
+    captures: Answers,
     /// The goal's analysis with frozen units, by their squares (mixed).
     around: Memo<Analysis>,
     /// Each side's solitary games, by `Color as usize`.
@@ -207,8 +207,8 @@ pub(crate) struct Worker<'s, 'a> {
 }
 
 /// The most games a count holds: the table keeps 56 bits of data (the
-/// count plus one), and spg252 has some 10^17 games of 39 plies. A count
-/// that reaches it stands for at least that many.
+/// count plus one), and spg252 has more games of 39 plies than that. A
+/// count that reaches it stands for at least that many.
 pub(crate) const MAX_GAMES: u64 = (1 << 56) - 2;
 
 /// `a + b` games, at most [`MAX_GAMES`].
@@ -253,7 +253,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             goal,
             side: SideCache::new(needs, bounds),
             squares: Memo::new(squares),
-            captures: Memo::new(captures),
+            captures: Answers::new(captures),
             around: Memo::new(AROUND_BITS.min(bounds)),
             solo: Color::ALL.map(|c| Solo::new(goal.analysis, c, solo)),
             path: Vec::new(),
