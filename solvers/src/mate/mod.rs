@@ -172,6 +172,10 @@ pub struct Solver {
     /// Per remaining length: the last White move that forced the goal,
     /// tried first next time (killer heuristic).
     killer_attack: Vec<Option<Move>>,
+    /// Per remaining length: the last Black reply that refuted, tried
+    /// first and before generating the other replies (most refutations
+    /// refute the neighbouring White moves too).
+    killer_defence: Vec<Option<Move>>,
     parallelism: Parallelism,
     /// The helpmate's mate pictures, when there are few enough to filter.
     pictures: Option<Arc<Pictures>>,
@@ -243,6 +247,7 @@ impl Solver {
             stats: Stats::default(),
             out_of_time: false,
             killer_attack: vec![None; 256],
+            killer_defence: vec![None; 256],
             parallelism: Parallelism::default(),
             pictures: None,
             buffers: Vec::new(),
@@ -272,6 +277,7 @@ impl Solver {
     fn helper(&self) -> Solver {
         let mut helper = Solver::around(Arc::clone(&self.shared)).hash_mb(self.hash_mb);
         helper.killer_attack.clone_from(&self.killer_attack);
+        helper.killer_defence.clone_from(&self.killer_defence);
         helper.parallelism = self.parallelism;
         helper.pictures.clone_from(&self.pictures);
         helper
@@ -495,11 +501,29 @@ impl Solver {
     /// Black to move after a White move: does every Black move lose, i.e.
     /// reach the goal within `k` White moves counting the one just played?
     pub(crate) fn defence_fails(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
+        // Directmates only, and only where refuting costs one mate-in-one
+        // test: deeper, or in selfmates, a killer that fails to refute costs
+        // more than the move generation it saves (measured: dm017 #7 twice
+        // the nodes with killers at every length, sm003 1.7x).
+        let killer = self.killer_defence[usize::from(k)]
+            .filter(|b| genre == Genre::Direct && k == 2 && pos.is_legal(*b));
+        if let Some(b) = killer {
+            if !self.reply_loses(pos, None, &b, k, genre) {
+                return false;
+            }
+        }
         match self.defence(pos, k, genre) {
             ControlFlow::Break(fails) => fails,
-            ControlFlow::Continue((replies, info)) => replies
-                .iter()
-                .all(|b| self.reply_loses(pos, info.as_ref(), b, k, genre)),
+            ControlFlow::Continue((replies, info)) => {
+                let refutation = replies
+                    .iter()
+                    .filter(|b| Some(**b) != killer)
+                    .find(|b| !self.reply_loses(pos, info.as_ref(), b, k, genre));
+                if let Some(b) = refutation {
+                    self.killer_defence[usize::from(k)] = Some(*b);
+                }
+                refutation.is_none()
+            }
         }
     }
 
