@@ -169,6 +169,10 @@ pub struct Solver {
     kept: Option<Arc<Table>>,
     stats: Stats,
     pub(crate) out_of_time: bool,
+    /// Set when the split this solver helps with is decided without it
+    /// (a sibling refuted): the rest of its search is wasted, so it stops
+    /// as if out of time. One flag per enclosing split.
+    cancels: Vec<Arc<AtomicBool>>,
     /// Per remaining length: the last White move that forced the goal,
     /// tried first next time (killer heuristic).
     killer_attack: Vec<Option<Move>>,
@@ -246,6 +250,7 @@ impl Solver {
             kept: None,
             stats: Stats::default(),
             out_of_time: false,
+            cancels: Vec::new(),
             killer_attack: vec![None; 256],
             killer_defence: vec![None; 256],
             parallelism: Parallelism::default(),
@@ -279,6 +284,7 @@ impl Solver {
         helper.killer_attack.clone_from(&self.killer_attack);
         helper.killer_defence.clone_from(&self.killer_defence);
         helper.parallelism = self.parallelism;
+        helper.cancels.clone_from(&self.cancels);
         helper.pictures.clone_from(&self.pictures);
         helper
     }
@@ -359,7 +365,8 @@ impl Solver {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
             }
-            self.out_of_time |= self.shared.stop.load(Ordering::Relaxed);
+            self.out_of_time |= self.shared.stop.load(Ordering::Relaxed)
+                || self.cancels.iter().any(|c| c.load(Ordering::Relaxed));
         }
         self.out_of_time
     }
@@ -551,29 +558,39 @@ impl Solver {
         if !self.reply_loses(pos, info.as_ref(), first, k, genre) {
             return false;
         }
-        let refuted = AtomicBool::new(false);
+        let refuted = Arc::new(AtomicBool::new(false));
         let this = &*self;
-        let results: Vec<(bool, Stats, bool)> = rest
+        // Per reply: `None` when not searched to the end.
+        let results: Vec<(Option<bool>, Stats)> = rest
             .par_iter()
             .map(|b| {
                 if refuted.load(Ordering::Relaxed) {
-                    return (false, Stats::default(), false);
+                    return (None, Stats::default());
                 }
                 let mut solver = this.helper();
+                solver.cancels.push(Arc::clone(&refuted));
                 let loses = solver.reply_loses(pos, info.as_ref(), b, k, genre);
-                if !loses {
+                let loses = (!solver.out_of_time).then_some(loses);
+                if loses == Some(false) {
                     refuted.store(true, Ordering::Relaxed);
                 }
-                (loses, solver.stats, solver.out_of_time)
+                (loses, solver.stats)
             })
             .collect();
-        let mut fails = true;
-        for (loses, stats, out_of_time) in results {
-            fails &= loses;
-            self.stats.add(stats);
-            self.out_of_time |= out_of_time;
+        for (_, stats) in &results {
+            self.stats.add(*stats);
         }
-        fails && !self.out_of_time
+        // One refutation decides, whatever the others did.
+        if refuted.load(Ordering::Relaxed) {
+            return false;
+        }
+        // Unfinished without a refutation: the clock (or an enclosing
+        // split's cancel) stopped them.
+        if results.iter().any(|(loses, _)| loses.is_none()) {
+            self.out_of_time = true;
+            return false;
+        }
+        true
     }
 
     /// Everything about a defence node short of searching its replies: the
