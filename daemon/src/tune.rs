@@ -148,55 +148,70 @@ pub fn run(args: Args) -> Result<ExitCode> {
         counts
     );
     println!(
-        "{:<26} {:>6} {:>7} {:>10} {:>8} {:>12}",
-        "problem", "mode", "threads", "seconds", "speedup", "nodes"
+        "{:<26} {:>6} {:>7} {:>10} {:>8} {:>12} {:>6}",
+        "problem", "mode", "threads", "seconds", "speedup", "nodes", "work"
     );
     // One thread is the same search in both modes: measured once.
-    let mut baseline: Vec<Duration> = Vec::new();
-    let mut totals: Vec<(Parallel, usize, Duration)> = Vec::new();
+    let mut baseline: Vec<(Duration, u64)> = Vec::new();
+    let mut totals: Vec<(Parallel, usize, Duration, u64)> = Vec::new();
+    let sum = |runs: &[(Duration, u64)]| {
+        runs.iter()
+            .fold((Duration::ZERO, 0), |(t, n), r| (t + r.0, n + r.1))
+    };
     for mode in [Parallel::Split, Parallel::Lazy] {
         for &n in &counts {
             if n == 1 && !baseline.is_empty() {
-                totals.push((mode, 1, baseline.iter().sum()));
+                let (time, nodes) = sum(&baseline);
+                totals.push((mode, 1, time, nodes));
                 continue;
             }
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
                 .context("building thread pool")?;
-            let mut times = Vec::new();
+            let mut runs = Vec::new();
             for (i, (name, pos, stip)) in problems.iter().enumerate() {
                 let (time, stats) = pool.install(|| solve_once(pos, *stip, &table, mode));
-                let base = baseline.get(i).copied().unwrap_or(time);
+                let (base_time, base_nodes) =
+                    baseline.get(i).copied().unwrap_or((time, stats.nodes));
                 println!(
-                    "{name:<26} {:>6} {n:>7} {:>10.3} {:>8.2} {:>12}",
+                    "{name:<26} {:>6} {n:>7} {:>10.3} {:>8.2} {:>12} {:>6.2}",
                     mode_name(mode),
                     time.as_secs_f64(),
-                    base.as_secs_f64() / time.as_secs_f64(),
-                    stats.nodes
+                    base_time.as_secs_f64() / time.as_secs_f64(),
+                    stats.nodes,
+                    stats.nodes as f64 / base_nodes.max(1) as f64
                 );
-                times.push(time);
+                runs.push((time, stats.nodes));
             }
             if n == 1 {
-                baseline.clone_from(&times);
+                baseline.clone_from(&runs);
             }
-            totals.push((mode, n, times.iter().sum()));
+            let (time, nodes) = sum(&runs);
+            totals.push((mode, n, time, nodes));
         }
     }
+    // `work`: nodes against one thread's. The time a thread count can
+    // save is at most threads / work, whatever the cores: on a machine
+    // with fewer cores than threads it is the figure that still means
+    // something.
     println!(
-        "\n{:>6} {:>7} {:>10} {:>8}",
-        "mode", "threads", "total s", "speedup"
+        "\n{:>6} {:>7} {:>10} {:>8} {:>6}",
+        "mode", "threads", "total s", "speedup", "work"
     );
-    let base = baseline.iter().sum::<Duration>().as_secs_f64();
-    for (mode, n, total) in &totals {
+    let (base_time, base_nodes) = sum(&baseline);
+    for (mode, n, time, nodes) in &totals {
         println!(
-            "{:>6} {n:>7} {:>10.3} {:>8.2}",
+            "{:>6} {n:>7} {:>10.3} {:>8.2} {:>6.2}",
             mode_name(*mode),
-            total.as_secs_f64(),
-            base / total.as_secs_f64()
+            time.as_secs_f64(),
+            base_time.as_secs_f64() / time.as_secs_f64(),
+            *nodes as f64 / base_nodes.max(1) as f64
         );
     }
-    let (mode, threads) = suggest(&totals);
+    let times: Vec<(Parallel, usize, Duration)> =
+        totals.iter().map(|(m, n, t, _)| (*m, *n, *t)).collect();
+    let (mode, threads) = suggest(&times);
     println!(
         "\nsuggested pipeline.yaml settings: threads: {threads}, and in the solve stage parallel: {}",
         mode_name(mode)
