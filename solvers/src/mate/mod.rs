@@ -176,10 +176,10 @@ pub struct Solver {
     /// Per remaining length: the last White move that forced the goal,
     /// tried first next time (killer heuristic).
     killer_attack: Vec<Option<Move>>,
-    /// Per remaining length: the last Black reply that refuted, tried
-    /// first and before generating the other replies (most refutations
-    /// refute the neighbouring White moves too).
-    killer_defence: Vec<Option<Move>>,
+    /// The last Black reply that refuted a directmate's White move with
+    /// two moves to go, tried first and before generating the other
+    /// replies (most refutations refute the neighbouring White moves too).
+    killer_defence: Option<Move>,
     parallelism: Parallelism,
     /// The helpmate's mate pictures, when there are few enough to filter.
     pictures: Option<Arc<Pictures>>,
@@ -252,7 +252,7 @@ impl Solver {
             out_of_time: false,
             cancels: Vec::new(),
             killer_attack: vec![None; 256],
-            killer_defence: vec![None; 256],
+            killer_defence: None,
             parallelism: Parallelism::default(),
             pictures: None,
             buffers: Vec::new(),
@@ -282,7 +282,7 @@ impl Solver {
     fn helper(&self) -> Solver {
         let mut helper = Solver::around(Arc::clone(&self.shared)).hash_mb(self.hash_mb);
         helper.killer_attack.clone_from(&self.killer_attack);
-        helper.killer_defence.clone_from(&self.killer_defence);
+        helper.killer_defence = self.killer_defence;
         helper.parallelism = self.parallelism;
         helper.cancels.clone_from(&self.cancels);
         helper.pictures.clone_from(&self.pictures);
@@ -512,8 +512,10 @@ impl Solver {
         // test: deeper, or in selfmates, a killer that fails to refute costs
         // more than the move generation it saves (measured: dm017 #7 twice
         // the nodes with killers at every length, sm003 1.7x).
-        let killer = self.killer_defence[usize::from(k)]
-            .filter(|b| genre == Genre::Direct && k == 2 && pos.is_legal(*b));
+        let use_killer = genre == Genre::Direct && k == 2;
+        let killer = self
+            .killer_defence
+            .filter(|b| use_killer && pos.is_legal(*b));
         if let Some(b) = killer {
             if !self.reply_loses(pos, None, &b, k, genre) {
                 return false;
@@ -526,8 +528,8 @@ impl Solver {
                     .iter()
                     .filter(|b| Some(**b) != killer)
                     .find(|b| !self.reply_loses(pos, info.as_ref(), b, k, genre));
-                if let Some(b) = refutation {
-                    self.killer_defence[usize::from(k)] = Some(*b);
+                if use_killer && refutation.is_some() {
+                    self.killer_defence = refutation.copied();
                 }
                 refutation.is_none()
             }
