@@ -6,6 +6,7 @@
 pub mod check;
 pub mod legality;
 pub mod mate;
+pub mod oracle;
 pub mod problem;
 pub mod proofgame;
 pub mod recognizer;

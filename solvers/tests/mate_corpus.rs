@@ -134,3 +134,34 @@ fn parallel_modes_agree_with_the_corpus() {
     }
     assert!(judged >= 50, "only {judged} quick rows");
 }
+
+/// Issue 22's helpmate (Sztankovszky, Feenschach 1952): two promotions to
+/// bishop, one of them capturing a knight that no mate picture names. The
+/// pictures priced Black's blocks as if its pawns could capture nothing.
+#[test]
+fn helpmate_with_two_bishop_promotions_is_solved() {
+    let pos: Chess = "8/8/8/8/k6N/4K3/1P2p2p/8 b - - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let table = Arc::new(Table::sized(16, 20));
+    for parallelism in [Parallelism::Split, Parallelism::Lazy] {
+        let mut solver = Solver::new(Some(Instant::now() + ROW_BUDGET))
+            .with_table(Arc::clone(&table))
+            .with_parallelism(parallelism);
+        let found = solver
+            .solve(&pos, Stipulation::Help { plies: 10 })
+            .unwrap()
+            .unwrap();
+        let Found::Lines(lines) = found else {
+            panic!("a helpmate answers with lines");
+        };
+        let lines: Vec<String> = lines.into_iter().map(|l| l.uci.join(" ")).collect();
+        assert_eq!(
+            lines,
+            ["e2e1b h4f3 e1a5 f3g1 h2g1b e3d3 g1c5 d3c4 c5a3 b2b3"],
+            "{parallelism:?}"
+        );
+    }
+}

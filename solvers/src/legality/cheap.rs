@@ -226,6 +226,15 @@ fn checks_on_mover(setup: &Setup) -> Vec<Reason> {
     let impossible = |detail: String| {
         Reason::new(Flaw::ImpossibleCheck, Some(turn), detail).at(checkers.with(king))
     };
+    // A pawn's check is never uncovered: the checking pawn made the last
+    // move. A pawn on its own second rank never moved, so it cannot give
+    // check, however the king got there (it could not have stepped in).
+    let home = (!turn).relative_rank(Rank::Second);
+    for checker in checkers & board.pawns() & Bitboard::from_rank(home) {
+        out.push(impossible(format!(
+            "check from the pawn on {checker}, which stands on its starting square: it never moved, so it cannot have given the check, and the king could not have stepped into it"
+        )));
+    }
     if checkers.count() == 2 {
         let (a, b) = (checkers.first().unwrap(), checkers.last().unwrap());
         if (checkers & board.steppers()).count() == 2 {
@@ -328,6 +337,16 @@ mod tests {
         assert!(flaws("4R3/8/8/4k3/8/8/8/4RK2 b - - 0 1").contains(&Flaw::ImpossibleCheck));
         // Rook and knight: a knight move uncovered the rook.
         assert!(!flaws("4k3/8/3N4/8/8/8/8/4RK2 b - - 0 1").contains(&Flaw::ImpossibleCheck));
+    }
+
+    /// Issue 22's third diagram: the White king on b6 stands in check from
+    /// the Black pawn c7, which never moved.
+    #[test]
+    fn check_from_an_unmoved_pawn_is_impossible() {
+        assert!(flaws("k7/P1p5/1K6/8/N7/8/8/8 w - - 0 1").contains(&Flaw::ImpossibleCheck));
+        // The same check from a pawn that has moved is fine.
+        assert!(!flaws("k7/P7/1K6/2p5/N7/8/8/8 w - - 0 1").contains(&Flaw::ImpossibleCheck));
+        assert!(!flaws("k7/P7/1Kp5/8/N7/8/8/8 w - - 0 1").contains(&Flaw::ImpossibleCheck));
     }
 
     #[test]

@@ -534,6 +534,12 @@ mod tests {
                 "8/4p3/5p1k/4p3/4b3/1b1p4/3P1K2/8 b - - 0 1",
                 "e4h7 f2e3 h6g6 e3d3 b3g8 d3e4 g6f7 e4d5 h7f5 d5c6 f7e6 d2d4 g8f7 d4d5",
             ),
+            // Sztankovszky, Feenschach 1952: two promotions to bishop, one
+            // of them capturing.
+            (
+                "8/8/8/8/k6N/4K3/1P2p2p/8 b - - 0 1",
+                "e2e1b h4f3 e1a5 f3g1 h2g1b e3d3 g1c5 d3c4 c5a3 b2b3",
+            ),
         ];
         for (fen, line) in cases {
             let mut pos = position(fen);

@@ -85,6 +85,8 @@ fn kinds_of(kinds: Kinds) -> impl Iterator<Item = usize> {
 struct HarmlessBlock {
     sq: Square,
     roles: u8,
+    /// Whether Black pawns may capture on their way (see [`block_dist`]).
+    pawns_capture: bool,
     /// `[role - 1][from]`.
     dist: Vec<u8>,
 }
@@ -293,7 +295,7 @@ impl Pictures {
         let cheapest = black_min.cheapest_by_square();
         let mut all = Vec::new();
         let mut harmless = Vec::new();
-        let mut block_rows = vec![None; 64 * HARMLESS_ROLES];
+        let mut block_rows = vec![None; 2 * 64 * HARMLESS_ROLES];
         let mut steps = 0;
         for king in Square::ALL {
             let kd = king.distance(black_king);
@@ -907,8 +909,9 @@ struct Enumeration<'a, 'b> {
     out: &'a mut Vec<Picture>,
     /// The harmless blocker kinds so far (see [`Pictures::harmless`]).
     harmless: &'a mut Vec<HarmlessBlock>,
-    /// By flight and roles (`sq * HARMLESS_ROLES + roles`), each Black
-    /// unit's moves to block it in one of the roles, once asked for.
+    /// By whether pawns may capture, flight and roles
+    /// (`(captures * 64 + sq) * HARMLESS_ROLES + roles`), each Black unit's
+    /// moves to block it in one of the roles, once asked for.
     block_rows: &'a mut Vec<Option<BlockRow>>,
 }
 
@@ -993,8 +996,15 @@ impl Enumeration<'_, '_> {
             }
         }
         let harmless = &harmless[..blocked.count()];
+        // Black pawns may capture on their way to a block unless every
+        // White unit but the king is named: the named ones stand in the
+        // mate, so they are never taken, but one left out may be.
+        let pawns_capture = self
+            .white
+            .iter()
+            .any(|&(id, role, _)| role != Role::King && self.named.iter().all(|n| n.id != id));
         let fits = match sole {
-            Some(_) => self.harmless_blocks_fit(harmless),
+            Some(_) => self.harmless_blocks_fit(harmless, pawns_capture),
             None => {
                 let block_cost: u32 = blocked
                     .into_iter()
@@ -1008,7 +1018,7 @@ impl Enumeration<'_, '_> {
         }
         let kinds = match sole {
             Some(_) => harmless.iter().fold(0, |kinds: Kinds, &(f, roles)| {
-                kinds | 1 << self.harmless_kind(f, roles)
+                kinds | 1 << self.harmless_kind(f, roles, pawns_capture)
             }),
             None => blocked
                 .into_iter()
@@ -1073,11 +1083,11 @@ impl Enumeration<'_, '_> {
 
     /// The kind of a block on `f` by one of `roles`: a harmless block, or
     /// the plain square once there are too many kinds.
-    fn harmless_kind(&mut self, f: Square, roles: u8) -> usize {
+    fn harmless_kind(&mut self, f: Square, roles: u8, pawns_capture: bool) -> usize {
         if let Some(h) = self
             .harmless
             .iter()
-            .position(|b| b.sq == f && b.roles == roles)
+            .position(|b| b.sq == f && b.roles == roles && b.pawns_capture == pawns_capture)
         {
             return SQUARE_KINDS + h;
         }
@@ -1087,9 +1097,16 @@ impl Enumeration<'_, '_> {
         let t = self.black.t;
         let dist = Role::ALL
             .iter()
-            .flat_map(|&role| Square::ALL.map(|from| block_dist(t, role, from, f, roles)))
+            .flat_map(|&role| {
+                Square::ALL.map(|from| block_dist(t, role, from, f, roles, pawns_capture))
+            })
             .collect();
-        self.harmless.push(HarmlessBlock { sq: f, roles, dist });
+        self.harmless.push(HarmlessBlock {
+            sq: f,
+            roles,
+            pawns_capture,
+            dist,
+        });
         SQUARE_KINDS + self.harmless.len() - 1
     }
 
@@ -1118,17 +1135,18 @@ impl Enumeration<'_, '_> {
     /// Whether distinct Black units can stand on every square of
     /// `blocks` within the spare moves, each in one of the roles given
     /// with its square.
-    fn harmless_blocks_fit(&mut self, blocks: &[(Square, u8)]) -> bool {
+    fn harmless_blocks_fit(&mut self, blocks: &[(Square, u8)], pawns_capture: bool) -> bool {
         let mut costs = [[FAR; 16]; 8];
         for (row, &(f, roles)) in costs.iter_mut().zip(blocks) {
-            *row = *self.block_rows[f.to_usize() * HARMLESS_ROLES + usize::from(roles)]
-                .get_or_insert_with(|| {
-                    let mut row = [FAR; 16];
-                    for (c, &(role, from)) in row.iter_mut().zip(self.black.units()) {
-                        *c = block_dist(self.black.t, role, from, f, roles);
-                    }
-                    row
-                });
+            let slot = (usize::from(pawns_capture) * 64 + f.to_usize()) * HARMLESS_ROLES
+                + usize::from(roles);
+            *row = *self.block_rows[slot].get_or_insert_with(|| {
+                let mut row = [FAR; 16];
+                for (c, &(role, from)) in row.iter_mut().zip(self.black.units()) {
+                    *c = block_dist(self.black.t, role, from, f, roles, pawns_capture);
+                }
+                row
+            });
         }
         let n = self.black.n_units;
         cheapest_assignment(&costs[..blocks.len()], n, 0, 0, u32::from(self.spare))
@@ -1138,7 +1156,8 @@ impl Enumeration<'_, '_> {
 /// Moves for a Black pawn on `from` to stand on `to` as `role`
 /// without capturing: straight down its file, promoting on the first
 /// rank for any other role. (With every White unit but the king in
-/// the picture there is nothing a Black pawn could take.)
+/// the picture there is nothing a Black pawn could take: named units
+/// stand in the mate.)
 fn pawn_dist_without_captures(t: &Tables, from: Square, role: Role, to: Square) -> u8 {
     let rank = from.rank() as u8;
     // A pawn from its home rank may double-step once it goes two ranks.
@@ -1165,14 +1184,21 @@ fn pawn_dist_without_captures(t: &Tables, from: Square, role: Role, to: Square) 
 }
 
 /// Moves for a Black unit now `role` on `from` to stand on `f` in one of
-/// `roles` (bit `role as usize`), its pawns never capturing (see
-/// [`pawn_dist_without_captures`]).
-fn block_dist(t: &Tables, role: Role, from: Square, f: Square, roles: u8) -> u8 {
+/// `roles` (bit `role as usize`); its pawns never capture unless
+/// `pawns_capture` (see [`pawn_dist_without_captures`]).
+fn block_dist(
+    t: &Tables,
+    role: Role,
+    from: Square,
+    f: Square,
+    roles: u8,
+    pawns_capture: bool,
+) -> u8 {
     final_roles(role)
         .iter()
         .filter(|&&r| roles & 1 << r as usize != 0)
         .map(|&r| match role {
-            Role::Pawn => pawn_dist_without_captures(t, from, r, f),
+            Role::Pawn if !pawns_capture => pawn_dist_without_captures(t, from, r, f),
             _ => t.state_dist(Color::Black, role, from, r, f),
         })
         .min()

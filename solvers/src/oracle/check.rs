@@ -1,0 +1,292 @@
+//! The production solvers against the reference ones, case by case.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Position};
+
+use super::generate::{fen, mate_case};
+use super::reference::{direct_keys, help_lines, self_keys, Budget};
+use super::Rng;
+use crate::legality;
+use crate::mate::{Found, Parallelism, Solver};
+use crate::search::Table;
+use crate::Stipulation;
+
+/// Positions the reference may make per case; a case that needs more is
+/// skipped (and counted as such), never judged. Helpmates of five plies
+/// and more get more: the mate pictures work only there.
+const REFERENCE_NODES: u64 = 400_000;
+const REFERENCE_NODES_LONG_HELP: u64 = 1_000_000;
+
+/// The production solver's time per case: far above what any generated
+/// case needs, so running out is reported as a disagreement.
+const PRODUCTION_BUDGET: Duration = Duration::from_secs(30);
+
+/// How the production solver runs a case: every way the daemon may run it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Config {
+    /// One thread, a fresh table per problem.
+    OneThreadFresh,
+    /// One thread, one table kept over all cases.
+    OneThreadKept,
+    /// Two threads sharing White's first moves (and Black's replies near
+    /// the root), the kept table.
+    TwoThreadsSplit,
+    /// Two threads in Lazy SMP, the kept table.
+    TwoThreadsLazy,
+}
+
+impl Config {
+    pub const ALL: [Config; 4] = [
+        Config::OneThreadFresh,
+        Config::OneThreadKept,
+        Config::TwoThreadsSplit,
+        Config::TwoThreadsLazy,
+    ];
+}
+
+/// The outcome of a run over generated cases.
+#[derive(Debug, Default)]
+pub struct Summary {
+    /// Cases judged by both sides.
+    pub cases: u64,
+    /// Cases the reference could not finish within its node budget.
+    pub skipped: u64,
+    /// Cases where the reference found at least one key or line.
+    pub with_solutions: u64,
+    /// Helpmates with a planted solution line the production solver
+    /// must list (see [`planted_help`]).
+    pub planted: u64,
+    /// Positions from random games checked by the legality stage.
+    pub legality_cases: u64,
+    /// One line per disagreement: seed, index, configuration, position,
+    /// stipulation, both answers.
+    pub disagreements: Vec<String>,
+}
+
+impl Summary {
+    /// `N cases, M disagreements` (with the skipped count).
+    pub fn line(&self) -> String {
+        format!(
+            "{} cases, {} disagreements ({} with solutions, {} skipped: beyond the reference's nodes; {} planted helpmate lines)",
+            self.cases + self.planted,
+            self.disagreements.len(),
+            self.with_solutions,
+            self.skipped,
+            self.planted
+        )
+    }
+}
+
+/// The reference's answer: keys with their lengths, or whole lines.
+fn reference(pos: &Chess, stipulation: Stipulation) -> Option<Vec<String>> {
+    let mut budget = Budget::new(match stipulation {
+        Stipulation::Help { plies } if plies >= 5 => REFERENCE_NODES_LONG_HELP,
+        _ => REFERENCE_NODES,
+    });
+    let mut out: Vec<String> = match stipulation {
+        Stipulation::Direct { moves } => direct_keys(pos, moves, &mut budget)?
+            .into_iter()
+            .map(|(m, k)| format!("{m}/{k}"))
+            .collect(),
+        Stipulation::SelfMate { moves } => self_keys(pos, moves, &mut budget)?
+            .into_iter()
+            .map(|(m, k)| format!("{m}/{k}"))
+            .collect(),
+        Stipulation::Help { plies } => help_lines(pos, plies, &mut budget)?,
+        _ => return Some(Vec::new()),
+    };
+    out.sort();
+    Some(out)
+}
+
+/// The production solver's answer, in the reference's terms.
+fn production(
+    pos: &Chess,
+    stipulation: Stipulation,
+    config: Config,
+    kept: &Arc<Table>,
+    pools: &Pools,
+) -> Result<Vec<String>, String> {
+    let deadline = Some(Instant::now() + PRODUCTION_BUDGET);
+    let (pool, solver) = match config {
+        Config::OneThreadFresh => (&pools.one, Solver::new(deadline)),
+        Config::OneThreadKept => (
+            &pools.one,
+            Solver::new(deadline).with_table(Arc::clone(kept)),
+        ),
+        Config::TwoThreadsSplit => (
+            &pools.two,
+            Solver::new(deadline)
+                .with_table(Arc::clone(kept))
+                .with_parallelism(Parallelism::Split),
+        ),
+        Config::TwoThreadsLazy => (
+            &pools.two,
+            Solver::new(deadline)
+                .with_table(Arc::clone(kept))
+                .with_parallelism(Parallelism::Lazy),
+        ),
+    };
+    let mut solver = solver;
+    let found = pool
+        .install(|| solver.solve(pos, stipulation))
+        .map_err(|e| e.to_string())?
+        .map_err(|_| format!("unfinished within {PRODUCTION_BUDGET:?}"))?;
+    let mut out: Vec<String> = match found {
+        Found::Keys(keys) => keys
+            .into_iter()
+            .map(|k| format!("{}/{}", k.uci, k.length))
+            .collect(),
+        Found::Lines(lines) => lines.into_iter().map(|l| l.uci.join(" ")).collect(),
+    };
+    out.sort();
+    Ok(out)
+}
+
+/// Problems with no solution are most of what random positions give; the
+/// bugs that matter hide in those with one. So half the cases are drawn
+/// again (up to this many times) until the reference finds a solution.
+const DRAWS_FOR_A_SOLUTION: usize = 20;
+
+/// A generated case with the reference's answer, or `None` when the
+/// reference could not finish it.
+fn solved_case(rng: &mut Rng) -> Option<(Chess, Stipulation, Vec<String>)> {
+    let draws = if rng.chance(50) {
+        DRAWS_FOR_A_SOLUTION
+    } else {
+        1
+    };
+    let mut last = None;
+    for _ in 0..draws {
+        let (pos, stipulation) = mate_case(rng);
+        last = reference(&pos, stipulation).map(|want| (pos, stipulation, want));
+        if last.as_ref().is_some_and(|(_, _, want)| !want.is_empty()) {
+            break;
+        }
+    }
+    last
+}
+
+/// The thread pools the configurations run on.
+struct Pools {
+    one: rayon::ThreadPool,
+    two: rayon::ThreadPool,
+}
+
+/// Generates `count` mate cases from `seed` and judges each with both
+/// solvers, in the configurations taken in turn; along the way, every
+/// position of one random game per case goes through the legality stage,
+/// which must never call it illegal. `progress` is called every 1000 cases.
+pub fn run(seed: u64, count: u64, mut progress: impl FnMut(u64, &Summary)) -> Summary {
+    let pools = Pools {
+        one: pool(1),
+        two: pool(2),
+    };
+    let kept = Arc::new(Table::sized(16, 20));
+    let mut summary = Summary::default();
+    let mut rng = Rng::new(seed);
+    for index in 0..count {
+        planted_help(&mut rng, &mut summary, seed, index, &kept, &pools);
+        // Legality costs more per case than a mate case: one game in four.
+        if index % 4 == 0 {
+            legality_of_game(&mut rng, &mut summary, seed, index);
+        }
+        let Some((pos, stipulation, want)) = solved_case(&mut rng) else {
+            summary.skipped += 1;
+            continue;
+        };
+        let config = Config::ALL[index as usize % Config::ALL.len()];
+        let got = production(&pos, stipulation, config, &kept, &pools);
+        summary.cases += 1;
+        summary.with_solutions += u64::from(!want.is_empty());
+        if got.as_ref() != Ok(&want) {
+            summary.disagreements.push(format!(
+                "seed {seed} case {index} {config:?}: {} ; {stipulation}: reference {want:?}, production {got:?}",
+                fen(&pos)
+            ));
+        }
+        if (index + 1) % 1000 == 0 {
+            progress(index + 1, &summary);
+        }
+    }
+    summary
+}
+
+/// A helpmate with a planted solution (a random line that happens to
+/// mate, see [`super::generate::planted_line`]), longer and with more
+/// units than the reference can walk: the production solver must list
+/// that line among its solutions. Cheap, so every case has one.
+fn planted_help(
+    rng: &mut Rng,
+    summary: &mut Summary,
+    seed: u64,
+    index: u64,
+    kept: &Arc<Table>,
+    pools: &Pools,
+) {
+    // Longer lines, or more units, can have millions of solutions, which
+    // the production solver lists one by one.
+    let plies = 3 + rng.below(5) as u32;
+    let stipulation = Stipulation::Help { plies };
+    let units = 4 + rng.below(3);
+    let Some((pos, line)) =
+        super::generate::planted_line(rng, plies, units, stipulation.side_to_move())
+    else {
+        return;
+    };
+    let line = line
+        .iter()
+        .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let config = Config::ALL[index as usize % Config::ALL.len()];
+    summary.planted += 1;
+    let got = production(&pos, stipulation, config, kept, pools);
+    if !got.as_ref().is_ok_and(|lines| lines.contains(&line)) {
+        summary.disagreements.push(format!(
+            "seed {seed} case {index} {config:?}: {} ; {stipulation}: the planted solution {line} is missing, production {got:?}",
+            fen(&pos)
+        ));
+    }
+}
+
+/// One random game (sparse by its end when capture-heavy): no position of
+/// it may be called illegal, with its castling rights and with its en
+/// passant square as FEN writes it after every double step.
+fn legality_of_game(rng: &mut Rng, summary: &mut Summary, seed: u64, index: u64) {
+    let longest = if rng.chance(50) { 40 } else { 250 };
+    let plies = 1 + rng.below(longest);
+    let captures = rng.chance(70);
+    let (_, positions) = super::generate::random_game(rng, plies, captures);
+    // The last position, and one drawn from the way there.
+    let picks = [positions.len() - 1, rng.below(positions.len())];
+    for i in picks {
+        let pos = &positions[i];
+        for mode in [
+            shakmaty::EnPassantMode::Legal,
+            shakmaty::EnPassantMode::Always,
+        ] {
+            let setup = pos.to_setup(mode);
+            let report = legality::check(&setup);
+            summary.legality_cases += 1;
+            if report.status == legality::Status::Illegal {
+                summary.disagreements.push(format!(
+                    "seed {seed} case {index}: legality calls a game position illegal: {} ({:?})",
+                    shakmaty::fen::Fen::try_from_setup(setup)
+                        .map(|f| f.to_string())
+                        .unwrap_or_default(),
+                    report.reasons
+                ));
+            }
+        }
+    }
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}

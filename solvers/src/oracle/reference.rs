@@ -1,0 +1,205 @@
+//! The reference mate solvers: full width, no table, no pictures, no
+//! bounds, no move ordering. Each answers with every key or solution
+//! line, as the production solver does, or `None` when the position needs
+//! more than the node budget (such a case is skipped, never judged).
+
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+/// Counts positions made, against a budget.
+#[derive(Debug)]
+pub struct Budget {
+    pub nodes: u64,
+    pub limit: u64,
+}
+
+impl Budget {
+    pub fn new(limit: u64) -> Budget {
+        Budget { nodes: 0, limit }
+    }
+
+    /// `pos` after `m`, or `None` once the budget is spent.
+    fn play(&mut self, pos: &Chess, m: &Move) -> Option<Chess> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return None;
+        }
+        let mut next = pos.clone();
+        next.play_unchecked(*m);
+        Some(next)
+    }
+}
+
+fn uci(m: &Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// `#n`: every White first move that mates within `n` moves against every
+/// defence, with the fewest moves it needs.
+pub fn direct_keys(pos: &Chess, n: u32, budget: &mut Budget) -> Option<Vec<(String, u32)>> {
+    keys(pos, n, budget, black_is_mated_within)
+}
+
+/// `s#n`: every White first move that forces Black to mate White within
+/// `n` moves, with the fewest moves it needs.
+pub fn self_keys(pos: &Chess, n: u32, budget: &mut Budget) -> Option<Vec<(String, u32)>> {
+    keys(pos, n, budget, black_must_mate_within)
+}
+
+/// The first moves `m` for which `goal(position after m, k)` holds for some
+/// `k` up to `n`, each with the least such `k`.
+fn keys(
+    pos: &Chess,
+    n: u32,
+    budget: &mut Budget,
+    goal: fn(&Chess, u32, &mut Budget) -> Option<bool>,
+) -> Option<Vec<(String, u32)>> {
+    let mut out = Vec::new();
+    for m in pos.legal_moves() {
+        let after = budget.play(pos, &m)?;
+        for k in 1..=n {
+            if goal(&after, k, budget)? {
+                out.push((uci(&m), k));
+                break;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// White has just moved; Black is to move. Is Black mated now, or does
+/// White mate within `k - 1` more moves after every Black reply (Black
+/// not stalemated)?
+fn black_is_mated_within(pos: &Chess, k: u32, budget: &mut Budget) -> Option<bool> {
+    if pos.is_checkmate() {
+        return Some(true);
+    }
+    let replies = pos.legal_moves();
+    if k == 1 || replies.is_empty() {
+        return Some(false);
+    }
+    for r in &replies {
+        let after = budget.play(pos, r)?;
+        let mut mates = false;
+        for m in after.legal_moves() {
+            if black_is_mated_within(&budget.play(&after, &m)?, k - 1, budget)? {
+                mates = true;
+                break;
+            }
+        }
+        if !mates {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// White has just moved; Black is to move. Must Black mate White within
+/// `k` of its moves: Black has a move, and each of its moves either mates
+/// White or leaves White a move after which the same holds with `k - 1`?
+fn black_must_mate_within(pos: &Chess, k: u32, budget: &mut Budget) -> Option<bool> {
+    let replies = pos.legal_moves();
+    if replies.is_empty() {
+        return Some(false);
+    }
+    for r in &replies {
+        let after = budget.play(pos, r)?;
+        if after.is_checkmate() {
+            continue;
+        }
+        if k == 1 {
+            return Some(false);
+        }
+        let mut forces = false;
+        for m in after.legal_moves() {
+            if black_must_mate_within(&budget.play(&after, &m)?, k - 1, budget)? {
+                forces = true;
+                break;
+            }
+        }
+        if !forces {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// `h#`: every line of exactly `plies` half-moves after which Black is
+/// mated, and every shorter one with the same side starting (`plies - 2`,
+/// `plies - 4`, …), as UCI moves joined by spaces.
+pub fn help_lines(pos: &Chess, plies: u32, budget: &mut Budget) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut length = plies;
+    while length >= 1 {
+        let mut path = Vec::new();
+        lines(pos, length, budget, &mut path, &mut out)?;
+        if length < 2 {
+            break;
+        }
+        length -= 2;
+    }
+    Some(out)
+}
+
+fn lines(
+    pos: &Chess,
+    left: u32,
+    budget: &mut Budget,
+    path: &mut Vec<Move>,
+    out: &mut Vec<String>,
+) -> Option<()> {
+    if left == 0 {
+        if pos.turn().is_black() && pos.is_checkmate() {
+            out.push(path.iter().map(uci).collect::<Vec<_>>().join(" "));
+        }
+        return Some(());
+    }
+    for m in pos.legal_moves() {
+        let after = budget.play(pos, &m)?;
+        path.push(m);
+        lines(&after, left - 1, budget, path, out)?;
+        path.pop();
+    }
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    /// The reference solvers on cases checked by hand (the corpus rows,
+    /// verified by other solvers, are in the oracle's integration test).
+    #[test]
+    fn reference_answers_known_problems() {
+        let mut b = Budget::new(u64::MAX);
+        // Back-rank mate: only Ra8.
+        let pos = position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+        assert_eq!(
+            direct_keys(&pos, 1, &mut b).unwrap(),
+            vec![("a1a8".to_string(), 1)]
+        );
+        // h#1: the king's only move is Kg8, then Ra8 mates.
+        let pos = position("7k/8/6K1/8/8/8/8/R7 b - - 0 1");
+        assert_eq!(
+            help_lines(&pos, 2, &mut b).unwrap(),
+            vec!["h8g8 a1a8".to_string()]
+        );
+        // With the king able to escape there is no mate in one.
+        let pos = position("7k/8/8/8/8/8/8/R5K1 w - - 0 1");
+        assert_eq!(direct_keys(&pos, 1, &mut b).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn budget_is_respected() {
+        let pos = Chess::default();
+        let mut b = Budget::new(1000);
+        assert_eq!(direct_keys(&pos, 3, &mut b), None);
+    }
+}

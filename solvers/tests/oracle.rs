@@ -1,0 +1,134 @@
+//! The oracle in CI: the production mate solvers in every configuration
+//! and the legality stage against `solvers::oracle` on a fixed-seed set of
+//! generated problems, and the oracle's own reference solvers against the
+//! verified corpus (so the oracle is itself checked by something we did
+//! not write). `cargo run --release -p solvers --example oracle -- COUNT
+//! SEED` runs any count.
+
+use shakmaty::{fen::Fen, CastlingMode, Chess};
+use solvers::oracle::reference::{direct_keys, help_lines, self_keys, Budget};
+use solvers::Stipulation;
+
+mod common;
+use common::{data, read_csv};
+
+/// Cases in CI: a couple of minutes on two cores.
+const CASES: u64 = 2_500;
+
+#[test]
+fn production_agrees_with_the_oracle_on_a_fixed_seed() {
+    let summary = solvers::oracle::run(20_261_124, CASES, |_, _| {});
+    println!("{}", summary.line());
+    assert!(
+        summary.disagreements.is_empty(),
+        "{}\n{}",
+        summary.line(),
+        summary.disagreements.join("\n")
+    );
+    // The set has teeth: most cases judged, many of them with solutions,
+    // and the legality stage saw many game positions.
+    assert!(summary.cases >= CASES * 9 / 10, "{}", summary.line());
+    assert!(summary.with_solutions >= CASES / 4, "{}", summary.line());
+    assert!(summary.legality_cases >= CASES / 2, "{}", summary.line());
+}
+
+/// The reference solvers give the corpus's verified keys and solution
+/// lines on every row small enough for them.
+#[test]
+fn reference_agrees_with_the_corpus() {
+    let mut judged = 0;
+    for row in read_csv(&data("mate.csv")) {
+        let stipulation: Stipulation = row["stipulation"].parse().unwrap();
+        let pos: Chess = row["fen"]
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mut budget = Budget::new(3_000_000);
+        let got = match stipulation {
+            Stipulation::Direct { moves } => direct_keys(&pos, moves, &mut budget)
+                .map(|keys| keys.into_iter().map(|(m, _)| m).collect::<Vec<_>>()),
+            Stipulation::SelfMate { moves } => self_keys(&pos, moves, &mut budget)
+                .map(|keys| keys.into_iter().map(|(m, _)| m).collect()),
+            Stipulation::Help { plies } => help_lines(&pos, plies, &mut budget),
+            _ => continue,
+        };
+        let Some(mut got) = got else {
+            continue;
+        };
+        got.sort();
+        let mut want: Vec<String> = row["keys_uci"]
+            .split(';')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        want.sort();
+        assert_eq!(got, want, "{} {}", row["id"], row["stipulation"]);
+        judged += 1;
+    }
+    assert!(
+        judged >= 20,
+        "only {judged} corpus rows within the reference's budget"
+    );
+}
+
+/// Mate rows that are illegal although their row does not say so: Popeye
+/// test-suite positions, made to test solving, not legality. In both the
+/// White king on b6 stands in check from the Black pawn on c7, which never
+/// moved: no last move can have given that check (a pawn's check is never
+/// uncovered), and the king could not have stepped into it.
+const ILLEGAL_MATE_ROWS: [&str; 2] = ["dm035", "dm035-minus-wSa4"];
+
+/// No problem of the corpora is called illegal unless its row says so
+/// (or it is one of [`ILLEGAL_MATE_ROWS`], which must be called illegal
+/// for that reason): the mate rows with their stated rights, the
+/// proof-game rows as bare boards with the side to move their length
+/// implies.
+#[test]
+fn no_corpus_problem_outside_the_illegal_rows_is_called_illegal() {
+    let mut judged = 0;
+    for row in read_csv(&data("mate.csv")) {
+        let setup = row["fen"].parse::<Fen>().unwrap().into_setup();
+        let report = solvers::legality::check(&setup);
+        if ILLEGAL_MATE_ROWS.contains(&row["id"].as_str()) {
+            assert!(
+                report
+                    .reasons
+                    .iter()
+                    .any(|r| r.flaw == solvers::legality::Flaw::ImpossibleCheck),
+                "{}: {:?}",
+                row["id"],
+                report.reasons
+            );
+            continue;
+        }
+        assert_ne!(
+            report.status,
+            solvers::legality::Status::Illegal,
+            "{} {}: {:?}",
+            row["id"],
+            row["fen"],
+            report.reasons
+        );
+        judged += 1;
+    }
+    for row in read_csv(&data("spg.csv")) {
+        if row["verdict"] == "illegal" {
+            continue;
+        }
+        let board = row["fen"].parse::<Fen>().unwrap().into_setup().board;
+        let plies: u32 = row["halfmoves"].parse().unwrap();
+        let turn = Stipulation::ProofGame { plies }.side_to_move();
+        let report = solvers::legality::check(&solvers::problem::bare_setup(board, turn));
+        assert_ne!(
+            report.status,
+            solvers::legality::Status::Illegal,
+            "{} {}: {:?}",
+            row["id"],
+            row["fen"],
+            report.reasons
+        );
+        judged += 1;
+    }
+    assert!(judged >= 300, "{judged}");
+}
