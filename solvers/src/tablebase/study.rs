@@ -228,12 +228,12 @@ impl Default for ReturnSearch {
     }
 }
 
-/// After an alternative (`pos`, Black to move): is there a line of play,
-/// White keeping the result and Black choosing among its best defences
-/// (the moves of its best value: the longest loss; in a draw, every move
-/// that keeps the draw) or a move of the author's line, that meets a
-/// position of the main line within the search's plies? The ply of the
-/// first such position, if so.
+/// After an alternative (`pos`, Black to move): does play, White keeping
+/// the result, meet a position of the main line within the search's
+/// plies? Black plays a move of the author's line where one leads into
+/// it; else, in a win, one of its best defences (the longest loss: best
+/// play); in a draw, any drawing move (all equally good, so White must
+/// force the return against each). The ply of the position met, if so.
 pub fn reaches_line(
     values: &dyn MoveValues,
     pos: &Chess,
@@ -291,11 +291,24 @@ fn reach(
             return Some(ply);
         }
         let best = moves.first()?.1;
-        moves
+        let mut defences = moves
             .iter()
             .zip(&children)
             .take_while(|((_, v), _)| *v == best)
-            .find_map(|(_, c)| reach(values, c, index, claimed, plies - 1, nodes))
+            .map(|(_, c)| c);
+        if claimed == Wdl::Win {
+            defences.find_map(|c| reach(values, c, index, claimed, plies - 1, nodes))
+        } else {
+            // In a draw every drawing defence is as good as another, so
+            // none of them is "best play": White must force the return
+            // against all of them.
+            let mut earliest: Option<usize> = None;
+            for c in defences {
+                let ply = reach(values, c, index, claimed, plies - 1, nodes)?;
+                earliest = Some(earliest.map_or(ply, |e| e.min(ply)));
+            }
+            earliest
+        }
     }
 }
 
