@@ -460,6 +460,32 @@ mod tests {
     }
 
     #[test]
+    fn a_study_beyond_the_tables_without_its_engine_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut stages = tablebase_only(dir.path());
+        if let Stage::Tablebase(options) = &mut stages[0] {
+            options.max_pieces = 3;
+            options.engine = Some(crate::config::EngineOptions {
+                path: dir.path().join("no-such-engine"),
+                depth: 5,
+                movetime_ms: 100,
+                budget_s: 1.0,
+            });
+        }
+        let yaml =
+            "stipulation: \"+\"\nfen: 8/8/1KP5/3r4/8/8/8/k7 w - - 0 1\nsolution: \"1.c7 Rd6+\"\n";
+        let v = judge_file("s.yaml", yaml.as_bytes(), &stages).remove(0);
+        assert_eq!(v.verdict, Kind::Unsolved, "{v:?}");
+        assert!(v.engine.is_none());
+        assert!(
+            v.notes
+                .iter()
+                .any(|n| n.starts_with("engine: not run") && n.contains("no-such-engine")),
+            "{v:?}"
+        );
+    }
+
+    #[test]
     fn tablebase_stage_says_how_to_get_a_missing_table() {
         // Generation on demand switched off: the judge is told how.
         let dir = tempfile::tempdir().unwrap();
