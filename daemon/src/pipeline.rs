@@ -460,6 +460,37 @@ mod tests {
     }
 
     #[test]
+    fn where_the_main_line_enters_the_tables_they_decide() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut stages = tablebase_only(dir.path());
+        if let Stage::Tablebase(options) = &mut stages[0] {
+            options.max_pieces = 3;
+        }
+        let study = |solution: &str| {
+            let yaml = format!(
+                "stipulation: \"+\"\nfen: 4k3/6p1/8/8/8/8/1Q6/4K3 w - - 0 1\nsolution: \"{solution}\"\n"
+            );
+            judge_file("s.yaml", yaml.as_bytes(), &stages).remove(0)
+        };
+        // Four units, then KQvK after the capture: the tables check the
+        // rest but cannot call the study sound (move 1 is theirs only from
+        // the position after it).
+        let v = study("1.Qxg7 Kd8 2.Kd2");
+        assert_eq!(v.verdict, Kind::Unsolved, "{v:?}");
+        let tb = v.tablebase.as_ref().expect("the tables judged the tail");
+        assert_eq!(tb.material, "KQvK");
+        assert!(tb.findings.iter().all(|f| f.move_number == 2), "{tb:?}");
+        assert!(v.notes.iter().any(|n| n.contains("enters the tables")));
+        // A main line that gives the queen away fails in the tables.
+        let v = study("1.Qxg7 Kd8 2.Qe7+ Kxe7");
+        assert_eq!(v.verdict, Kind::NoSolution, "{v:?}");
+        assert!(v
+            .notes
+            .iter()
+            .any(|n| n.contains("2.Qe7 does not keep the win")));
+    }
+
+    #[test]
     fn a_study_beyond_the_tables_without_its_engine_says_so() {
         let dir = tempfile::tempdir().unwrap();
         let mut stages = tablebase_only(dir.path());
