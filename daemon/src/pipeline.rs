@@ -127,7 +127,7 @@ fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
     }
     if verdict.verdict == Kind::Unsolved && !solver_ran {
         let note = if matches!(problem.stipulation, Stipulation::Win | Stipulation::Draw) {
-            "studies are judged only by the tablebase stage, within its max_pieces; this one was not solved"
+            "studies are judged only by the tablebase stage, within its max_pieces; this one was not solved (engine findings are suspicions, never a verdict)"
         } else {
             "no solving stage is configured"
         };

@@ -16,7 +16,7 @@ use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
-use crate::tablebase::study::{key, MainLine};
+use crate::tablebase::study::{key, ply_label, MainLine};
 use crate::tablebase::Wdl;
 
 #[derive(Debug, thiserror::Error)]
@@ -272,7 +272,7 @@ impl std::fmt::Display for EngineFinding {
             self.line
         )?;
         if let Some(back) = &self.comes_back {
-            write!(f, "; the line comes back to the main line at {back}")?;
+            write!(f, "; the line comes back to {back}")?;
         }
         Ok(())
     }
@@ -375,10 +375,7 @@ fn replay(
         if back.is_none() {
             if let Some(&j) = index.get(&key(&pos)) {
                 if j != from_ply + 1 {
-                    back = Some(format!(
-                        "ply {j} ({})",
-                        line.move_number(j.saturating_sub(1))
-                    ));
+                    back = Some(format!("the position after {}", ply_label(line, j)));
                 }
             }
         }

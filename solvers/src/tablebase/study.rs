@@ -415,7 +415,7 @@ pub fn check_line(
 }
 
 /// `the diagram`, or the move that led to ply `j` (`2...Rd5`).
-fn ply_label(line: &MainLine, j: usize) -> String {
+pub fn ply_label(line: &MainLine, j: usize) -> String {
     if j == 0 {
         return "the diagram".into();
     }
