@@ -22,11 +22,12 @@ pub struct Sources<'a> {
     pub generate_up_to: u32,
 }
 
-/// `tablebase` in the verdict.
+/// `tablebase` in the verdict: about the diagram or, for a study with more
+/// units than the tables, the first position of its main line they hold.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     pub material: String,
-    /// For the side to move in the diagram.
+    /// For the side to move in that position.
     pub wdl: Wdl,
     /// Plies to mate; absent for a draw or when only WDL is known.
     #[serde(skip_serializing_if = "Option::is_none")]
