@@ -1,5 +1,6 @@
 //! End-to-end tests of `cookd solve`: the built binary, run as a user would.
 
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -9,8 +10,16 @@ use serde_json::Value;
 mod common;
 use common::read_csv;
 
+/// The binary, with its per-user table cache in the build's temporary
+/// folder: the tablebase stage generates small tables on demand, and tests
+/// must not write to the real home.
 fn cookd() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cookd"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cookd"));
+    command.env(
+        "XDG_CACHE_HOME",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache"),
+    );
+    command
 }
 
 fn repo_root() -> PathBuf {
@@ -342,4 +351,140 @@ fn proof_games_are_solved() {
             "1.b4 e6 2.Bb2 Bc5 3.Be5 Be3 4.Bd6 e5",
         ]
     );
+}
+
+/// Issue 30: on a fresh install (no `tables/` folder, an empty cache) a
+/// study within the tables is judged: the tables it needs are generated
+/// into the per-user cache, and Saavedra and Réti come out sound with
+/// their alternatives classed, none of them a cook.
+#[test]
+fn studies_are_judged_on_a_fresh_install() {
+    let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join("xdg-cache");
+    let problems = home.path().join("studies.yaml");
+    fs::write(
+        &problems,
+        "- stipulation: \"+\"\n  fen: 8/8/1KP5/3r4/8/8/8/k7 w - - 0 1\n  \
+         solution: \"1.c7 Rd6+ 2.Kb5 Rd5+ 3.Kb4 Rd4+ 4.Kb3 Rd3+ 5.Kc2 Rd4 6.c8=R Ra4 7.Kb3\"\n\
+         - stipulation: \"=\"\n  fen: 7K/8/k1P5/7p/8/8/8/8 w - - 0 1\n  \
+         solution: \"1.Kg7 h4 2.Kf6 Kb6 3.Ke5 Kxc6 4.Kf4\"\n",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_cookd"))
+        .args(["solve", "--format", "json"])
+        .arg(&problems)
+        .current_dir(home.path())
+        .env("HOME", home.path())
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let verdicts: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), 2);
+    assert!(cache.join("cookd/tables").read_dir().unwrap().count() > 0);
+    assert!(!home.path().join("tables").exists());
+    let classes = |v: &Value| -> Vec<(String, String)> {
+        v["tablebase"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    format!("{}.{}", f["move_number"], field(f, "alternative")),
+                    field(f, "class").to_owned(),
+                )
+            })
+            .collect()
+    };
+    let saavedra = &verdicts[0];
+    assert_eq!(field(saavedra, "verdict"), "sound", "{saavedra:#}");
+    assert!(saavedra["notes"][0].as_str().unwrap().contains("generated"));
+    let found = classes(saavedra);
+    for (alt, class) in [
+        ("4.Kc3", "transposition"),
+        ("3.Kb6", "waste_of_time"),
+        ("6.Kb3", "waste_of_time"),
+    ] {
+        assert!(
+            found.contains(&(alt.to_owned(), class.to_owned())),
+            "{alt} {class}: {found:?}"
+        );
+    }
+    assert_eq!(saavedra["tablebase"]["tables"][0], "KPvKR");
+    let reti = &verdicts[1];
+    assert_eq!(field(reti, "verdict"), "sound", "{reti:#}");
+    // After 3...Kxc6 every king move that catches the pawn draws: the
+    // study is over, 4.Ke4 is a dual.
+    assert!(
+        classes(reti).contains(&("4.Ke4".to_owned(), "dual".to_owned())),
+        "{reti:#}"
+    );
+    assert!(classes(reti).iter().all(|(_, class)| class != "cook"));
+}
+
+/// Issue 30: a study beyond the tables gets the engine's findings, labelled
+/// as suspected, and no verdict from them. Runs the real engine (Debian's
+/// stockfish; CI installs it).
+#[test]
+fn engine_findings_for_a_study_beyond_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = ["/usr/games/stockfish", "/usr/bin/stockfish"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("stockfish installed (apt-get install stockfish)");
+    // The bundled configuration with its stages replaced by one
+    // tablebase stage that holds four units and has the engine.
+    let bundled = fs::read_to_string(repo_root().join("pipeline.yaml")).unwrap();
+    let start = bundled.find("\nstages:").expect("a stages section") + 1;
+    let end = bundled[start..]
+        .find("\nmail:")
+        .map_or(bundled.len(), |e| start + e + 1);
+    let stages = format!(
+        "stages:\n  - tablebase: {{max_pieces: 4, dir: tables, \
+         engine: {{path: {engine}, depth: 10, movetime_ms: 500, budget_s: 10}}}}\n"
+    );
+    fs::write(
+        dir.path().join("pipeline.yaml"),
+        format!("{}{stages}{}", &bundled[..start], &bundled[end..]),
+    )
+    .unwrap();
+    // Five units, beyond a four-unit limit: queen and rook against king
+    // and pawn win every which way, so the engine sees move 1 cooked.
+    fs::write(
+        dir.path().join("six.yaml"),
+        "stipulation: \"+\"\nfen: 4k3/8/8/8/8/7p/1Q6/R3K3 w - - 0 1\nsolution: \"1.Ra8+ Kd7 2.Qb7+\"\n",
+    )
+    .unwrap();
+    let output = cookd()
+        .args(["solve", "--format", "json", "--config"])
+        .arg(dir.path().join("pipeline.yaml"))
+        .arg(dir.path().join("six.yaml"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let v: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(field(&v, "verdict"), "unsolved", "{v:#}");
+    assert!(v["tablebase"].is_null(), "{v:#}");
+    let report = &v["engine"];
+    assert_eq!(report["positions"], 3, "{v:#}");
+    let findings = report["findings"].as_array().unwrap();
+    let cooks: Vec<_> = findings
+        .iter()
+        .filter(|f| field(f, "kind") == "suspected_cook" && f["move_number"] == 1)
+        .collect();
+    assert!(!cooks.is_empty(), "{v:#}");
+    for f in &cooks {
+        assert_ne!(field(f, "alternative"), "Ra8+");
+        assert!(f["depth"].as_u64().unwrap() >= 1);
+        assert!(!field(f, "line").is_empty());
+    }
+    assert!(v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().starts_with("engine: suspected cook")));
 }

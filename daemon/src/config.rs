@@ -232,18 +232,61 @@ fn yes() -> bool {
 pub struct TablebaseOptions {
     #[serde(default = "default_max_pieces")]
     pub max_pieces: u32,
-    #[serde(default = "default_tables")]
-    pub dir: PathBuf,
+    /// cookd's DTM tables; none: the per-user cache
+    /// (`$XDG_CACHE_HOME/cookd/tables`).
+    #[serde(default)]
+    pub dir: Option<PathBuf>,
     #[serde(default)]
     pub syzygy: Option<PathBuf>,
+    /// Missing tables up to this many units are generated when a problem
+    /// needs them (4: seconds; 5: minutes to tens of minutes each).
+    #[serde(default = "default_generate_up_to")]
+    pub generate_up_to: u32,
+    /// Studies beyond the tables: a UCI engine's suspected findings.
+    #[serde(default)]
+    pub engine: Option<EngineOptions>,
 }
 
 fn default_max_pieces() -> u32 {
     5
 }
 
-fn default_tables() -> PathBuf {
-    PathBuf::from("tables")
+fn default_generate_up_to() -> u32 {
+    4
+}
+
+/// `engine:` in the tablebase stage.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineOptions {
+    #[serde(default = "default_engine_path")]
+    pub path: PathBuf,
+    /// Search depth per main-line position.
+    #[serde(default = "default_engine_depth")]
+    pub depth: u32,
+    /// Time cap per position, milliseconds.
+    #[serde(default = "default_engine_movetime_ms")]
+    pub movetime_ms: u64,
+    /// Engine time per study, seconds, shared over its positions and the
+    /// pool's threads.
+    #[serde(default = "default_engine_budget_s")]
+    pub budget_s: f64,
+}
+
+fn default_engine_path() -> PathBuf {
+    PathBuf::from("/usr/games/stockfish")
+}
+
+fn default_engine_depth() -> u32 {
+    18
+}
+
+fn default_engine_movetime_ms() -> u64 {
+    3000
+}
+
+fn default_engine_budget_s() -> f64 {
+    60.0
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -364,7 +407,7 @@ impl Config {
         // Table folders are relative to the configuration's folder.
         for stage in &mut config.stages {
             if let Stage::Tablebase(tb) = stage {
-                tb.dir = base.join(&tb.dir);
+                tb.dir = tb.dir.as_ref().map(|d| base.join(d));
                 tb.syzygy = tb.syzygy.as_ref().map(|s| base.join(s));
             }
         }

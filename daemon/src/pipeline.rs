@@ -127,7 +127,7 @@ fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
     }
     if verdict.verdict == Kind::Unsolved && !solver_ran {
         let note = if matches!(problem.stipulation, Stipulation::Win | Stipulation::Draw) {
-            "studies are judged only by the tablebase stage, within its max_pieces; this one was not solved"
+            "studies are judged only by the tablebase stage, within its max_pieces; this one was not solved (engine findings are suspicions, never a verdict)"
         } else {
             "no solving stage is configured"
         };
@@ -247,14 +247,23 @@ fn tablebase_stage(problem: &Problem, options: &TablebaseOptions, verdict: &mut 
         },
         None => None,
     };
-    let dtm = DtmTables::new(&options.dir);
-    // Small tables take seconds; they are made on demand once the judge
-    // has created the folder, so that no run writes tables unasked.
-    let generate_up_to = if options.dir.is_dir() { 4 } else { 0 };
+    let Some(dir) = options.dir.clone().or_else(|| {
+        let env = |name| std::env::var_os(name).map(std::path::PathBuf::from);
+        solvers::tablebase::tables::user_cache_dir(
+            env("XDG_CACHE_HOME").as_deref(),
+            env("HOME").as_deref(),
+        )
+    }) else {
+        verdict
+            .notes
+            .push("tablebase: no table folder (set dir, or HOME)".into());
+        return;
+    };
+    let dtm = DtmTables::new(&dir);
     let sources = Sources {
         dtm: &dtm,
         syzygy: syzygy.as_ref(),
-        generate_up_to,
+        generate_up_to: options.generate_up_to,
     };
     let judgement = judge::judge(
         &pos,
@@ -266,6 +275,9 @@ fn tablebase_stage(problem: &Problem, options: &TablebaseOptions, verdict: &mut 
     verdict.notes.extend(judgement.notes);
     verdict.tablebase = judgement.report;
     let study = matches!(problem.stipulation, Stipulation::Win | Stipulation::Draw);
+    if study {
+        engine_check(&pos, problem, options, verdict);
+    }
     if let Some(outcome) = judgement.outcome {
         if study || verdict.verdict == Kind::Unsolved {
             verdict.verdict = match outcome {
@@ -274,6 +286,63 @@ fn tablebase_stage(problem: &Problem, options: &TablebaseOptions, verdict: &mut 
                 Outcome::Unsound => Kind::NoSolution,
             };
         }
+    }
+}
+
+/// Studies: the engine's suspected findings at the main-line positions
+/// beyond the tables' `max_pieces`. They go in the verdict's `engine`
+/// section and notes, and never change the verdict.
+fn engine_check(pos: &Chess, problem: &Problem, options: &TablebaseOptions, verdict: &mut Verdict) {
+    use solvers::engine::{self, Limit};
+    use solvers::tablebase::judge::{beyond_tables, claimed_result, san_tokens};
+    use solvers::tablebase::study::MainLine;
+    let Some(solution) = problem.solution.as_deref() else {
+        return;
+    };
+    let (line, _) = MainLine::play(pos, &san_tokens(solution));
+    let plies = beyond_tables(&line, options.max_pieces);
+    if plies.is_empty() {
+        return;
+    }
+    let Some(opts) = &options.engine else {
+        verdict.notes.push(format!(
+            "engine: {} main-line position(s) beyond the tables and no engine configured",
+            plies.len()
+        ));
+        return;
+    };
+    let threads = rayon::current_num_threads() as f64;
+    let share_ms = opts.budget_s * 1e3 * threads / plies.len() as f64;
+    let limit = Limit {
+        depth: opts.depth,
+        movetime_ms: opts.movetime_ms.min(share_ms as u64).max(1),
+    };
+    match engine::check_line(
+        &opts.path,
+        &line,
+        &plies,
+        claimed_result(problem.stipulation),
+        limit,
+    ) {
+        Ok(report) => {
+            // A study with many alternatives would bury the other notes:
+            // the first few here, all of them in `engine`.
+            const SHOWN: usize = 10;
+            let findings = &report.findings;
+            verdict
+                .notes
+                .extend(findings.iter().take(SHOWN).map(ToString::to_string));
+            if findings.len() > SHOWN {
+                verdict.notes.push(format!(
+                    "engine: {} more suspected finding(s) in the verdict's engine section",
+                    findings.len() - SHOWN
+                ));
+            }
+            verdict.engine = Some(report);
+        }
+        Err(e) => verdict.notes.push(format!(
+            "engine: not run ({e}); install Debian's stockfish or set engine.path"
+        )),
     }
 }
 
@@ -327,8 +396,10 @@ mod tests {
     fn tablebase_only(dir: &std::path::Path) -> Vec<Stage> {
         vec![Stage::Tablebase(TablebaseOptions {
             max_pieces: 5,
-            dir: dir.to_owned(),
+            dir: Some(dir.to_owned()),
             syzygy: None,
+            generate_up_to: 4,
+            engine: None,
         })]
     }
 
@@ -389,10 +460,74 @@ mod tests {
     }
 
     #[test]
+    fn where_the_main_line_enters_the_tables_they_decide() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut stages = tablebase_only(dir.path());
+        if let Stage::Tablebase(options) = &mut stages[0] {
+            options.max_pieces = 3;
+        }
+        let study = |solution: &str| {
+            let yaml = format!(
+                "stipulation: \"+\"\nfen: 4k3/6p1/8/8/8/8/1Q6/4K3 w - - 0 1\nsolution: \"{solution}\"\n"
+            );
+            judge_file("s.yaml", yaml.as_bytes(), &stages).remove(0)
+        };
+        // Four units, then KQvK after the capture: the tables check the
+        // rest but cannot call the study sound (move 1 is theirs only from
+        // the position after it).
+        let v = study("1.Qxg7 Kd8 2.Kd2");
+        assert_eq!(v.verdict, Kind::Unsolved, "{v:?}");
+        let tb = v.tablebase.as_ref().expect("the tables judged the tail");
+        assert_eq!(tb.material, "KQvK");
+        assert!(tb.findings.iter().all(|f| f.move_number == 2), "{tb:?}");
+        assert!(v.notes.iter().any(|n| n.contains("enters the tables")));
+        // A main line that gives the queen away fails in the tables.
+        let v = study("1.Qxg7 Kd8 2.Qe7+ Kxe7");
+        assert_eq!(v.verdict, Kind::NoSolution, "{v:?}");
+        assert!(v
+            .notes
+            .iter()
+            .any(|n| n.contains("2.Qe7 does not keep the win")));
+    }
+
+    #[test]
+    fn a_study_beyond_the_tables_without_its_engine_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut stages = tablebase_only(dir.path());
+        if let Stage::Tablebase(options) = &mut stages[0] {
+            options.max_pieces = 3;
+            options.engine = Some(crate::config::EngineOptions {
+                path: dir.path().join("no-such-engine"),
+                depth: 5,
+                movetime_ms: 100,
+                budget_s: 1.0,
+            });
+        }
+        let yaml =
+            "stipulation: \"+\"\nfen: 8/8/1KP5/3r4/8/8/8/k7 w - - 0 1\nsolution: \"1.c7 Rd6+\"\n";
+        let v = judge_file("s.yaml", yaml.as_bytes(), &stages).remove(0);
+        assert_eq!(v.verdict, Kind::Unsolved, "{v:?}");
+        assert!(v.engine.is_none());
+        assert!(
+            v.notes
+                .iter()
+                .any(|n| n.starts_with("engine: not run") && n.contains("no-such-engine")),
+            "{v:?}"
+        );
+    }
+
+    #[test]
     fn tablebase_stage_says_how_to_get_a_missing_table() {
-        let missing = std::path::Path::new("/nonexistent/cookd-tables");
-        let v = judge_tb(missing, "8/8/8/8/8/3k4/2R5/KR6 w - - 0 1 ; #7\n");
+        // Generation on demand switched off: the judge is told how.
+        let dir = tempfile::tempdir().unwrap();
+        let mut stages = tablebase_only(dir.path());
+        if let Stage::Tablebase(options) = &mut stages[0] {
+            options.generate_up_to = 0;
+        }
+        let text = "8/8/8/8/8/3k4/2R5/KR6 w - - 0 1 ; #7\n";
+        let v = judge_file("t.fen", text.as_bytes(), &stages).remove(0);
         assert!(v.tablebase.is_none());
+        assert_eq!(dir.path().read_dir().unwrap().count(), 0);
         assert!(
             v.notes
                 .iter()

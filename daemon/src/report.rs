@@ -118,6 +118,20 @@ pub fn text(v: &Verdict) -> String {
             let _ = writeln!(out, "  {}", line.san);
         }
     }
+    if let Some(tb) = &v.tablebase {
+        let _ = writeln!(
+            out,
+            "Tablebase: {} for the side to move ({}, {})",
+            tb.wdl, tb.material, tb.source
+        );
+        if !tb.tables.is_empty() {
+            let _ = writeln!(out, "  main line checked with: {}", tb.tables.join(", "));
+        }
+        for finding in &tb.findings {
+            let _ = writeln!(out, "  {finding}");
+        }
+    }
+    // The engine's findings are in the notes, labelled as suspected.
     for note in &v.notes {
         let _ = writeln!(out, "Note: {note}");
     }

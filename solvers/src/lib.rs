@@ -4,6 +4,7 @@
 //! no mail, no SQL.
 
 pub mod check;
+pub mod engine;
 pub mod legality;
 pub mod mate;
 pub mod oracle;

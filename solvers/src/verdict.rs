@@ -122,6 +122,10 @@ pub struct Verdict {
     /// The tablebase stage: the diagram's value and the main line's checks.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tablebase: Option<crate::tablebase::judge::Report>,
+    /// Studies beyond the tables: a UCI engine's suspected findings, which
+    /// never decide the verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<crate::engine::EngineReport>,
     /// Why the verdict is what it is, when that is not obvious (stages that
     /// did not run, budgets that ran out).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -161,6 +165,7 @@ impl Verdict {
             duals: None,
             tries: None,
             tablebase: None,
+            engine: None,
             notes: Vec::new(),
             timings_ms: BTreeMap::new(),
         }

@@ -83,7 +83,13 @@ pub fn write(path: &Path, material: &Material, codes: &[u8]) -> Result<u64, File
     let crc = crc32fast::hash(&header);
     header.extend_from_slice(&crc.to_le_bytes());
 
-    let tmp = path.with_extension("cdtm.part");
+    // Tables are generated on demand into a shared cache: two problems (or
+    // two cookd processes) may write the same table at once. Each writes
+    // its own temporary file; the renames are atomic and the contents
+    // equal, so whichever lands last is as good.
+    let thread = format!("{:?}", std::thread::current().id());
+    let digits: String = thread.chars().filter(char::is_ascii_digit).collect();
+    let tmp = path.with_extension(format!("cdtm.{}-{digits}.part", std::process::id()));
     let mut file = File::create(&tmp).map_err(io(&tmp))?;
     file.write_all(&header).map_err(io(&tmp))?;
     for block in &blocks {

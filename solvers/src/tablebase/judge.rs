@@ -3,10 +3,10 @@
 //! main line; direct mates: the length).
 
 use serde::Serialize;
-use shakmaty::san::San;
 use shakmaty::{Chess, Color, Position};
 
 use super::dtm::Dtm;
+use super::study::{self, Class, Finding, MainLine, ReturnSearch};
 use super::syzygy::SyzygyTables;
 use super::tables::DtmTables;
 use super::{Material, Wdl, WdlOracle};
@@ -22,27 +22,33 @@ pub struct Sources<'a> {
     pub generate_up_to: u32,
 }
 
-/// `tablebase` in the verdict.
+/// `tablebase` in the verdict: about the diagram or, for a study with more
+/// units than the tables, the first position of its main line they hold.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     pub material: String,
-    /// For the side to move in the diagram.
+    /// For the side to move in that position.
     pub wdl: Wdl,
     /// Plies to mate; absent for a draw or when only WDL is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dtm: Option<u16>,
     pub source: &'static str,
-    /// Alternatives to the claimed line's White moves, one line each.
+    /// The tables the main line was checked with (materials, in the
+    /// order the line meets them).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub findings: Vec<String>,
+    pub tables: Vec<String>,
+    /// Alternatives to the claimed line's White moves that keep the
+    /// result, each with its class; only cooks make a study cooked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
 }
 
 /// What the stage concluded about the problem, when it could.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     Sound,
-    /// A second solution: another White move keeps the result as fast, or
-    /// a direct mate is shorter than stipulated.
+    /// A second solution: a cook by the study conventions (see
+    /// [`super::study`]), or a direct mate shorter than stipulated.
     Cooked,
     /// The claim is wrong: the result does not hold, or the mate is longer.
     Unsound,
@@ -64,9 +70,30 @@ pub fn judge(
     sources: &Sources<'_>,
 ) -> Judgement {
     let mut out = Judgement::default();
-    let material = Material::of(pos.board());
-    if material.count() > max_pieces {
+    let study = matches!(stipulation, Stipulation::Win | Stipulation::Draw);
+    let (line, stop) = match solution {
+        Some(text) if study => MainLine::play(pos, &san_tokens(text)),
+        _ => MainLine::play(pos, &[]),
+    };
+    if let Some(token) = stop {
+        out.notes.push(format!(
+            "tablebase: main line stops at {token:?}, not a legal move"
+        ));
+    }
+    // A study beyond the tables is judged by them from where its main
+    // line enters them (the engine looks at the part before).
+    let Some(entry) = (0..line.positions.len())
+        .find(|&ply| Material::of(line.positions[ply].board()).count() <= max_pieces)
+    else {
         return out;
+    };
+    let line = line.tail(entry);
+    let pos = &line.positions[0];
+    let material = Material::of(pos.board());
+    if entry > 0 {
+        out.notes.push(format!(
+            "tablebase: the main line enters the tables ({material}) at ply {entry}; they judge it from there"
+        ));
     }
     if !sources.dtm.has(&material) && material.count() <= sources.generate_up_to {
         match sources.dtm.ensure(&material, &|_| {}) {
@@ -104,14 +131,15 @@ pub fn judge(
         wdl,
         dtm: dtm.and_then(Dtm::plies),
         source,
+        tables: Vec::new(),
         findings: Vec::new(),
     };
     out.outcome = match stipulation {
         Stipulation::Win | Stipulation::Draw => check_study(
-            pos,
+            &line,
             stipulation,
             wdl,
-            solution,
+            solution.is_some(),
             sources,
             &mut report,
             &mut out.notes,
@@ -160,20 +188,34 @@ fn check_direct(
     }
 }
 
+/// The result a study claims: a win for `+`, a draw for `=`.
+pub fn claimed_result(stipulation: Stipulation) -> Wdl {
+    if stipulation == Stipulation::Win {
+        Wdl::Win
+    } else {
+        Wdl::Draw
+    }
+}
+
+/// The main-line plies with more units than the tables hold: the engine's
+/// part of the line.
+pub fn beyond_tables(line: &MainLine, max_pieces: u32) -> Vec<usize> {
+    (0..line.moves.len())
+        .filter(|&ply| Material::of(line.positions[ply].board()).count() > max_pieces)
+        .collect()
+}
+
 fn check_study(
-    pos: &Chess,
+    line: &MainLine,
     stipulation: Stipulation,
     wdl: Wdl,
-    solution: Option<&str>,
+    has_solution: bool,
     sources: &Sources<'_>,
     report: &mut Report,
     notes: &mut Vec<String>,
 ) -> Option<Outcome> {
-    let claimed = if stipulation == Stipulation::Win {
-        Wdl::Win
-    } else {
-        Wdl::Draw
-    };
+    let claimed = claimed_result(stipulation);
+    let pos = &line.positions[0];
     let white_value = if pos.turn() == Color::White {
         wdl
     } else {
@@ -181,81 +223,59 @@ fn check_study(
     };
     if white_value != claimed {
         notes.push(format!(
-            "tablebase: the position is a {white_value} for White, not a {claimed}"
+            "tablebase: the position{} is a {white_value} for White, not a {claimed}",
+            if line.from_diagram {
+                ""
+            } else {
+                " where the main line enters the tables"
+            }
         ));
         return Some(Outcome::Unsound);
     }
-    let Some(solution) = solution else {
-        return Some(Outcome::Sound);
-    };
+    // Only a check from the diagram can call a study sound; from where
+    // the line enters the tables it can find a cook or a failure.
+    let sound = line.from_diagram.then_some(Outcome::Sound);
+    if !has_solution {
+        return sound;
+    }
     if report.source != "cookd DTM" {
         notes.push("tablebase: the main line is checked only with DTM tables".into());
-        return Some(Outcome::Sound);
+        return sound;
     }
-    let mut outcome = Outcome::Sound;
-    let mut pos = pos.clone();
-    for (ply, token) in san_tokens(solution).into_iter().enumerate() {
-        let Some(m) = token
-            .parse::<San>()
-            .ok()
-            .and_then(|san| san.to_move(&pos).ok())
-        else {
-            notes.push(format!(
-                "tablebase: main line stops at {token:?}, not a legal move"
-            ));
-            break;
-        };
-        if pos.turn() == Color::White {
-            let values = match sources.dtm.move_values(&pos) {
-                Ok(v) => v,
-                Err(e) => {
-                    notes.push(format!(
-                        "tablebase: main line not checked past ply {ply}: {e}"
-                    ));
-                    break;
-                }
-            };
-            let played = values
-                .iter()
-                .find(|(mv, _)| *mv == m)
-                .map(|(_, v)| *v)
-                .expect("legal");
-            let label = |mv| San::from_move(&pos, mv).to_string();
-            let number = ply / 2 + 1;
-            if played.wdl() != claimed {
-                report.findings.push(format!(
-                    "{number}.{} does not keep the {claimed} ({played})",
-                    label(m)
-                ));
-                return Some(Outcome::Unsound);
-            }
-            for &(alt, value) in &values {
-                if alt == m || value.wdl() != claimed {
-                    continue;
-                }
-                // In a win, a slower alternative is a dual; as fast or
-                // faster, a second solution. Every drawing alternative in
-                // a draw study is a second solution.
-                let cook = claimed == Wdl::Draw || value >= played;
-                report.findings.push(format!(
-                    "{} at move {number}: {} instead of {} also keeps the {claimed} ({value} vs {played})",
-                    if cook { "cook" } else { "dual" },
-                    label(alt),
-                    label(m)
-                ));
-                if cook {
-                    outcome = Outcome::Cooked;
-                }
-            }
+    report.tables = line_materials(line);
+    let check = study::check_line(sources.dtm, line, claimed, ReturnSearch::default());
+    if let Some(why) = check.stopped {
+        notes.push(format!("tablebase: {why}"));
+    }
+    let cooked = check.findings.iter().any(|f| f.class == Class::Cook);
+    report.findings = check.findings;
+    if let Some(fails) = check.fails {
+        notes.push(format!("tablebase: {fails}"));
+        return Some(Outcome::Unsound);
+    }
+    if cooked {
+        Some(Outcome::Cooked)
+    } else {
+        sound
+    }
+}
+
+/// The materials the main line passes through, in order: the tables that
+/// decided it.
+fn line_materials(line: &MainLine) -> Vec<String> {
+    let mut seen = Vec::new();
+    for pos in &line.positions {
+        let m = Material::of(pos.board()).to_string();
+        if !seen.contains(&m) {
+            seen.push(m);
         }
-        pos.play_unchecked(m);
     }
-    Some(outcome)
+    seen
 }
 
 /// The moves of a solution text, without move numbers, annotations,
 /// comments, variations and results.
-fn san_tokens(text: &str) -> Vec<String> {
+pub fn san_tokens(text: &str) -> Vec<String> {
     let mut plain = String::new();
     let mut depth = 0i32;
     for c in text.chars() {

@@ -15,6 +15,7 @@ pub mod generate;
 pub mod index;
 pub mod judge;
 pub mod moves;
+pub mod study;
 pub mod syzygy;
 pub mod tables;
 

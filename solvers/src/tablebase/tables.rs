@@ -31,6 +31,18 @@ pub enum TableError {
     },
 }
 
+/// The per-user folder small tables are generated into when the
+/// configuration names none: `$XDG_CACHE_HOME/cookd/tables`, else
+/// `$HOME/.cache/cookd/tables` (the XDG base directory rules: a relative
+/// `XDG_CACHE_HOME` is ignored). `None` without either.
+pub fn user_cache_dir(xdg_cache_home: Option<&Path>, home: Option<&Path>) -> Option<PathBuf> {
+    xdg_cache_home
+        .filter(|p| p.is_absolute())
+        .map(Path::to_path_buf)
+        .or_else(|| home.map(|h| h.join(".cache")))
+        .map(|cache| cache.join("cookd").join("tables"))
+}
+
 /// What generating one table took.
 #[derive(Debug, Clone)]
 pub struct Generated {
@@ -457,6 +469,20 @@ impl Ord for Material {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_user_cache_follows_xdg() {
+        let (xdg, home) = (Path::new("/x/cache"), Path::new("/home/u"));
+        assert_eq!(
+            user_cache_dir(Some(xdg), Some(home)).unwrap(),
+            Path::new("/x/cache/cookd/tables")
+        );
+        assert_eq!(
+            user_cache_dir(Some(Path::new("rel")), Some(home)).unwrap(),
+            Path::new("/home/u/.cache/cookd/tables")
+        );
+        assert_eq!(user_cache_dir(None, None), None);
+    }
 
     #[test]
     fn material_sets() {

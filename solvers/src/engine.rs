@@ -1,0 +1,447 @@
+//! A UCI engine (Stockfish) for studies beyond the tables: a minimal client
+//! (`uci`, `isready`, `position fen`, `go depth … movetime …` with MultiPV
+//! so one search scores every move) and the study check built on it.
+//!
+//! Engine findings are *suspected*: a search to a fixed depth can miss a
+//! win or see one that is not there, so they never decide a verdict.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use rayon::prelude::*;
+use serde::Serialize;
+use shakmaty::fen::Fen;
+use shakmaty::san::San;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+
+use crate::tablebase::study::{key, ply_label, MainLine};
+use crate::tablebase::Wdl;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("cannot start the engine {path}: {source}")]
+    Spawn {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("talking to the engine: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("the engine closed its output before {0}")]
+    Closed(&'static str),
+}
+
+/// A score from the side to move's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// The same score for the other side.
+    pub fn flip(self) -> Score {
+        match self {
+            Score::Cp(c) => Score::Cp(-c),
+            Score::Mate(m) => Score::Mate(-m),
+        }
+    }
+
+    /// The result the score stands for: a win beyond `WIN_CP`, a loss below
+    /// its negative, a draw between.
+    pub fn wdl(self) -> Wdl {
+        match self {
+            Score::Mate(m) if m > 0 => Wdl::Win,
+            Score::Mate(_) => Wdl::Loss,
+            Score::Cp(c) if c >= WIN_CP => Wdl::Win,
+            Score::Cp(c) if c <= -WIN_CP => Wdl::Loss,
+            Score::Cp(_) => Wdl::Draw,
+        }
+    }
+}
+
+/// Two pawns: Stockfish's evaluation of a position it sees as won; below it
+/// a study's win is not "still winning" in the engine's eyes.
+pub const WIN_CP: i32 = 200;
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "{:+.2}", f64::from(*c) / 100.0),
+            Score::Mate(m) => write!(f, "#{m}"),
+        }
+    }
+}
+
+/// One move's line from an `info` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub multipv: u32,
+    pub depth: u32,
+    pub score: Score,
+    /// UCI moves, the first one the move scored.
+    pub pv: Vec<String>,
+}
+
+/// Reads an `info` line with a score and a pv; `None` for anything else
+/// (`info string`, currmove lines, bounds).
+pub fn parse_info(text: &str) -> Option<Line> {
+    let mut words = text.split_whitespace();
+    if words.next() != Some("info") {
+        return None;
+    }
+    let (mut multipv, mut depth, mut score, mut pv) = (1, None, None, Vec::new());
+    while let Some(word) = words.next() {
+        match word {
+            "multipv" => multipv = words.next()?.parse().ok()?,
+            "depth" => depth = Some(words.next()?.parse().ok()?),
+            "score" => {
+                score = match (words.next()?, words.next()?.parse().ok()?) {
+                    ("cp", v) => Some(Score::Cp(v)),
+                    ("mate", v) => Some(Score::Mate(v)),
+                    _ => return None,
+                }
+            }
+            // A bound is not a score for the move.
+            "lowerbound" | "upperbound" => return None,
+            "pv" => {
+                pv = words.by_ref().map(str::to_owned).collect();
+            }
+            _ => {}
+        }
+    }
+    Some(Line {
+        multipv,
+        depth: depth?,
+        score: score?,
+        pv: (!pv.is_empty()).then_some(pv)?,
+    })
+}
+
+/// How long each position is searched: whichever comes first.
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    pub depth: u32,
+    pub movetime_ms: u64,
+}
+
+/// A running engine process; quits when dropped.
+#[derive(Debug)]
+pub struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    /// Starts the engine and waits until it is ready; one thread and a
+    /// small hash, because the pool runs one engine per position.
+    pub fn start(path: &Path) -> Result<Engine, EngineError> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|source| EngineError::Spawn {
+                path: path.to_owned(),
+                source,
+            })?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let mut engine = Engine {
+            child,
+            stdin,
+            stdout,
+        };
+        engine.send("uci")?;
+        engine.wait_for("uciok")?;
+        engine.send("setoption name Threads value 1")?;
+        engine.send("setoption name Hash value 16")?;
+        engine.send("isready")?;
+        engine.wait_for("readyok")?;
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        writeln!(self.stdin, "{line}")?;
+        self.stdin.flush()?;
+        Ok(())
+    }
+
+    /// Reads lines until one starts with `word`; returns the lines before.
+    fn wait_for(&mut self, word: &'static str) -> Result<Vec<String>, EngineError> {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            if self.stdout.read_line(&mut line)? == 0 {
+                return Err(EngineError::Closed(word));
+            }
+            if line.split_whitespace().next() == Some(word) {
+                return Ok(lines);
+            }
+            lines.push(line);
+        }
+    }
+
+    /// Every legal move of `pos` with its score and line at the deepest
+    /// depth the search completed, best first.
+    pub fn score_moves(&mut self, pos: &Chess, limit: Limit) -> Result<Vec<Line>, EngineError> {
+        let moves = pos.legal_moves().len();
+        let fen = Fen::from_position(pos, EnPassantMode::Legal);
+        self.send(&format!("setoption name MultiPV value {moves}"))?;
+        self.send(&format!("position fen {fen}"))?;
+        self.send(&format!(
+            "go depth {} movetime {}",
+            limit.depth, limit.movetime_ms
+        ))?;
+        let mut best: Vec<Option<Line>> = vec![None; moves];
+        for line in self.wait_for("bestmove")? {
+            if let Some(l) = parse_info(&line) {
+                let slot = (l.multipv as usize).saturating_sub(1);
+                if slot < moves {
+                    // Later lines are deeper; a line of a shallower depth
+                    // never replaces a deeper one.
+                    if best[slot].as_ref().is_none_or(|b| b.depth <= l.depth) {
+                        best[slot] = Some(l);
+                    }
+                }
+            }
+        }
+        Ok(best.into_iter().flatten().collect())
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// What an engine finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Suspicion {
+    /// Another White move the engine still scores as keeping the result.
+    SuspectedCook,
+    /// A Black move the engine scores as better than the author's: it
+    /// changes the result.
+    SuspectedRefutation,
+}
+
+/// One engine finding, labelled as such.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EngineFinding {
+    pub kind: Suspicion,
+    pub move_number: u32,
+    pub side: &'static str,
+    pub played: String,
+    pub alternative: String,
+    /// For the side that moves, as the engine gives it.
+    pub score: String,
+    pub played_score: String,
+    pub depth: u32,
+    /// The engine's line, SAN.
+    pub line: String,
+    /// Where the engine's line meets the main line again: then the
+    /// alternative is likely a transposition or a waste of time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comes_back: Option<String>,
+}
+
+impl std::fmt::Display for EngineFinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let dots = if self.side == "white" { "." } else { "..." };
+        write!(
+            f,
+            "engine: {} at move {}{dots}{} instead of {} ({} vs {}, depth {}): {}",
+            match self.kind {
+                Suspicion::SuspectedCook => "suspected cook",
+                Suspicion::SuspectedRefutation => "suspected refutation",
+            },
+            self.move_number,
+            self.alternative,
+            self.played,
+            self.score,
+            self.played_score,
+            self.depth,
+            self.line
+        )?;
+        if let Some(back) = &self.comes_back {
+            write!(f, "; the line comes back to {back}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The engine's part of a study verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EngineReport {
+    pub engine: String,
+    pub depth: u32,
+    pub movetime_ms: u64,
+    /// Main-line plies the engine looked at.
+    pub positions: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<EngineFinding>,
+}
+
+/// Whether a score keeps the study's claim for the side that got it: a
+/// win for `+`, at least a draw for `=`.
+fn keeps(score: Score, claimed: Wdl) -> bool {
+    match claimed {
+        Wdl::Win => score.wdl() == Wdl::Win,
+        _ => score.wdl() != Wdl::Loss,
+    }
+}
+
+/// The engine check of one main-line ply: alternatives to a White move
+/// that still keep the claim, or Black moves that break it where the
+/// author's does not.
+pub fn judge_ply(line: &MainLine, ply: usize, lines: &[Line], claimed: Wdl) -> Vec<EngineFinding> {
+    let pos = &line.positions[ply];
+    let played_uci = UciMove::from_move(line.moves[ply], CastlingMode::Standard).to_string();
+    let Some(played) = lines.iter().find(|l| l.pv[0] == played_uci) else {
+        return Vec::new();
+    };
+    let white = pos.turn() == Color::White;
+    let index = line.index();
+    let for_white = |s: Score| if white { s } else { s.flip() };
+    let mut out = Vec::new();
+    for l in lines.iter().filter(|l| l.pv[0] != played_uci) {
+        let suspicious = if white {
+            keeps(l.score, claimed)
+        } else {
+            keeps(for_white(played.score), claimed) && !keeps(for_white(l.score), claimed)
+        };
+        if !suspicious {
+            continue;
+        }
+        let (san, comes_back) = replay(pos, &l.pv, line, &index, ply);
+        out.push(EngineFinding {
+            kind: if white {
+                Suspicion::SuspectedCook
+            } else {
+                Suspicion::SuspectedRefutation
+            },
+            move_number: line.move_number(ply),
+            side: if white { "white" } else { "black" },
+            played: san_of(pos, &played_uci),
+            alternative: san.first().cloned().unwrap_or_default(),
+            score: l.score.to_string(),
+            played_score: played.score.to_string(),
+            depth: l.depth,
+            line: san.join(" "),
+            comes_back,
+        });
+    }
+    out
+}
+
+fn san_of(pos: &Chess, uci: &str) -> String {
+    uci.parse::<UciMove>()
+        .ok()
+        .and_then(|u| u.to_move(pos).ok())
+        .map(|m| San::from_move(pos, m).to_string())
+        .unwrap_or_else(|| uci.to_owned())
+}
+
+/// The pv in SAN, and the first main-line position it meets (other than
+/// the one it starts from).
+fn replay(
+    start: &Chess,
+    pv: &[String],
+    line: &MainLine,
+    index: &std::collections::HashMap<(shakmaty::Board, Color), usize>,
+    from_ply: usize,
+) -> (Vec<String>, Option<String>) {
+    let mut pos = start.clone();
+    let mut san = Vec::new();
+    let mut back = None;
+    for uci in pv {
+        let Some(m) = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok())
+        else {
+            break;
+        };
+        san.push(San::from_move(&pos, m).to_string());
+        pos.play_unchecked(m);
+        if back.is_none() {
+            if let Some(&j) = index.get(&key(&pos)) {
+                if j != from_ply + 1 {
+                    back = Some(format!("the position after {}", ply_label(line, j)));
+                }
+            }
+        }
+    }
+    (san, back)
+}
+
+/// Runs the engine over the main-line plies `plies` (those beyond the
+/// tables), one engine process per ply, in parallel on the current rayon
+/// pool.
+pub fn check_line(
+    path: &Path,
+    line: &MainLine,
+    plies: &[usize],
+    claimed: Wdl,
+    limit: Limit,
+) -> Result<EngineReport, EngineError> {
+    let per_ply: Vec<Result<Vec<EngineFinding>, EngineError>> = plies
+        .par_iter()
+        .map(|&ply| {
+            let mut engine = Engine::start(path)?;
+            let lines = engine.score_moves(&line.positions[ply], limit)?;
+            Ok(judge_ply(line, ply, &lines, claimed))
+        })
+        .collect();
+    let mut findings = Vec::new();
+    for found in per_ply {
+        findings.extend(found?);
+    }
+    Ok(EngineReport {
+        engine: path.display().to_string(),
+        depth: limit.depth,
+        movetime_ms: limit.movetime_ms,
+        positions: plies.len(),
+        findings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines() {
+        let l = parse_info(
+            "info depth 12 seldepth 18 multipv 3 score cp -35 nodes 1000 nps 5 pv e2e4 e7e5",
+        )
+        .unwrap();
+        assert_eq!(
+            (l.multipv, l.depth, l.score, l.pv.len()),
+            (3, 12, Score::Cp(-35), 2)
+        );
+        let l = parse_info("info depth 20 score mate -4 pv h1h2").unwrap();
+        assert_eq!((l.multipv, l.score), (1, Score::Mate(-4)));
+        assert!(parse_info("info depth 5 score cp 20 lowerbound pv e2e4").is_none());
+        assert!(parse_info("info string NNUE evaluation enabled").is_none());
+        assert!(parse_info("bestmove e2e4").is_none());
+    }
+
+    #[test]
+    fn scores_as_results() {
+        assert_eq!(Score::Cp(250).wdl(), Wdl::Win);
+        assert_eq!(Score::Cp(-30).wdl(), Wdl::Draw);
+        assert_eq!(Score::Mate(-3).wdl(), Wdl::Loss);
+        assert_eq!(Score::Mate(-3).flip().wdl(), Wdl::Win);
+        assert!(keeps(Score::Cp(0), Wdl::Draw));
+        assert!(!keeps(Score::Cp(0), Wdl::Win));
+    }
+}
