@@ -599,8 +599,13 @@ fn record_judged(
     let name = job.name.to_string_lossy();
     let stored = verdicts.iter().map(stored).collect::<Result<Vec<_>>>()?;
     let mut mails = Vec::new();
+    // Without a `mail:` section nothing is mailed.
+    let mail_config = settings.config.mail.as_ref();
     for (v, s) in verdicts.iter().zip(&stored) {
-        match mail::compose(&settings.config.mail, key, v, &s.json) {
+        let Some(mail_config) = mail_config else {
+            break;
+        };
+        match mail::compose(mail_config, key, v, &s.json) {
             Ok(m) => mails.extend(m),
             // A bad address in the configuration must not stop judging.
             Err(error) => tracing::error!("{name}: no cook report: {error:#}"),
