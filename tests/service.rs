@@ -1,320 +1,22 @@
 //! End-to-end tests of `cookd run`: the built daemon on a temporary spool,
 //! driven the way users and the operating system drive it (files written in
 //! place, renamed in, dropped by the dozen; kill -9, SIGTERM, SIGHUP), with
-//! mail received by a real SMTP server on loopback (aiosmtpd, a Python
-//! package: `pip install aiosmtpd`; the tests fail, never skip, without it).
+//! mail received by a real SMTP server on loopback (tests/support/smtp.rs,
+//! built by cargo: real TCP, the real SMTP dialogue, STARTTLS).
 
-use std::collections::{BTreeMap, HashSet};
+#[path = "support/smtp.rs"]
+mod smtp;
+#[path = "support/spool.rs"]
+mod spool;
+
+use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-use serde_json::Value;
-
-/// A sound #2 solved in milliseconds (../shared/corpus/mate.csv dm001).
-const SOUND: &str = "8/Q7/8/8/8/8/8/2k1K2R w K - 0 1 ; #2\n";
-/// Two white kings: illegal, so a cook report is mailed.
-const ILLEGAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w KQkq - 0 1 ; #2\n";
-/// A cooked #2 with three keys (mate.csv dm012-minus-bPg7).
-const COOKED: &str = "nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1 ; #2\n";
-/// A cooked h#3 that takes seconds to solve (mate.csv hm095): in flight
-/// long enough to send signals at.
-const SLOW: &str = "8/1r3p2/1p6/B1pBpk2/2q5/3b1N2/5p2/K1b5 b - - 0 1 ; h#3\n";
-
-const TIMEOUT: Duration = Duration::from_secs(60);
-
-fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !done() {
-        assert!(start.elapsed() < TIMEOUT, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// Mail settings of a test spool.
-enum MailTo {
-    /// The file transport, into `outbox/mail`.
-    Files,
-    /// SMTP on loopback at this port, no TLS.
-    Smtp(u16),
-}
-
-/// A temporary spool with a configuration, and the daemon running on it.
-struct Spool {
-    dir: tempfile::TempDir,
-    daemon: Option<Child>,
-    /// Daemon starts so far, for the log file names.
-    starts: u32,
-}
-
-impl Spool {
-    fn new(mail: MailTo, threads: u32) -> Spool {
-        let dir = tempfile::tempdir().unwrap();
-        let mail = match mail {
-            MailTo::Files => "transport: file\n  dir: outbox/mail\n  smtp: {host: localhost, port: 25, security: starttls, credentials_file: null}".to_owned(),
-            MailTo::Smtp(port) => format!(
-                "transport: smtp\n  dir: outbox/mail\n  smtp: {{host: 127.0.0.1, port: {port}, security: none, credentials_file: null}}"
-            ),
-        };
-        let config = format!(
-            "inbox: inbox\noutbox: outbox\ndatabase: journal.sqlite\nthreads: {threads}\n\
-             stages:\n  - legality: {{}}\n  - solve: {{budget_s: 120, hash_mb: 64}}\n\
-             mail:\n  {mail}\n  from: cookd@test.invalid\n  to: [judge@test.invalid]\n\
-             \x20 on: [cooked, illegal, no_solution, incomplete]\n\
-             \x20 retry: {{first_s: 0.2, max_s: 0.5}}\n"
-        );
-        fs::write(dir.path().join("pipeline.yaml"), config).unwrap();
-        Spool {
-            dir,
-            daemon: None,
-            starts: 0,
-        }
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
-    }
-
-    fn start(&mut self) {
-        assert!(self.daemon.is_none());
-        self.starts += 1;
-        let log = fs::File::create(self.path(&format!("daemon.{}.log", self.starts))).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_cookd"))
-            .args(["run", "--config"])
-            .arg(self.path("pipeline.yaml"))
-            .env("COOKD_LOG", "cookd=debug,info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("cookd starts");
-        self.daemon = Some(child);
-        // Ready once the inbox is being watched: its working folders exist
-        // before the watch starts, and the journal is open before either.
-        wait_for("the daemon to start", || {
-            self.path("inbox/.processing").is_dir() && self.log().contains("starting")
-        });
-    }
-
-    fn pid(&self) -> u32 {
-        self.daemon.as_ref().unwrap().id()
-    }
-
-    fn signal(&self, name: &str) {
-        let status = Command::new("kill")
-            .args([&format!("-{name}"), &self.pid().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    fn kill9(&mut self) {
-        self.signal("KILL");
-        self.daemon.take().unwrap().wait().unwrap();
-    }
-
-    fn wait_exit(&mut self) -> ExitStatus {
-        let mut child = self.daemon.take().unwrap();
-        let start = Instant::now();
-        loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "daemon did not exit:\n{}",
-                self.log()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Everything the daemon logged, all starts.
-    fn log(&self) -> String {
-        (1..=self.starts)
-            .map(|n| fs::read_to_string(self.path(&format!("daemon.{n}.log"))).unwrap_or_default())
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    /// Writes a file straight into the inbox (one close-write event).
-    fn write_in_place(&self, name: &str, content: &str) {
-        fs::write(self.path("inbox").join(name), content).unwrap();
-    }
-
-    /// Writes `name.part`, then renames it in (one moved-in event).
-    fn rename_in(&self, name: &str, content: &str) {
-        let part = self.path("inbox").join(format!("{name}.part"));
-        fs::write(&part, content).unwrap();
-        fs::rename(&part, self.path("inbox").join(name)).unwrap();
-    }
-
-    fn verdict(&self, stem: &str, index: usize) -> Option<Value> {
-        let text =
-            fs::read_to_string(self.path(&format!("outbox/{stem}.{index}.verdict.json"))).ok()?;
-        Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad verdict {text:?}: {e}")))
-    }
-
-    fn wait_verdict(&self, stem: &str, index: usize) -> Value {
-        let mut found = None;
-        wait_for(&format!("verdict {stem}.{index}"), || {
-            found = self.verdict(stem, index);
-            found.is_some()
-        });
-        found.unwrap()
-    }
-
-    fn names(&self, rel: &str) -> Vec<String> {
-        let mut names: Vec<_> = fs::read_dir(self.path(rel))
-            .map(|d| {
-                d.map(|e| e.unwrap().file_name().into_string().unwrap())
-                    .collect()
-            })
-            .unwrap_or_default();
-        names.sort();
-        names
-    }
-
-    /// `cookd history --format json`, one value per verdict row.
-    fn history(&self, extra: &[&str]) -> Vec<Value> {
-        let output = Command::new(env!("CARGO_BIN_EXE_cookd"))
-            .args(["history", "--format", "json", "--db"])
-            .arg(self.path("journal.sqlite"))
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    }
-
-    /// How many times each job was judged (as opposed to reused).
-    fn judged_per_job(&self) -> BTreeMap<String, usize> {
-        let mut runs = HashSet::new();
-        let mut per_job = BTreeMap::new();
-        for row in self.history(&[]) {
-            if row["status"] == "judged" && runs.insert(row["run"].as_i64().unwrap()) {
-                *per_job
-                    .entry(row["job"].as_str().unwrap().to_owned())
-                    .or_insert(0) += 1;
-            }
-        }
-        per_job
-    }
-}
-
-impl Drop for Spool {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.daemon.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        if std::thread::panicking() {
-            eprintln!("--- daemon log ---\n{}", self.log());
-        }
-    }
-}
-
-/// aiosmtpd on loopback, storing what it receives in a Maildir.
-struct SmtpServer {
-    child: Child,
-    maildir: PathBuf,
-}
-
-impl SmtpServer {
-    fn start(port: u16, maildir: &Path) -> SmtpServer {
-        let check = Command::new("python3")
-            .args(["-c", "import aiosmtpd"])
-            .output();
-        match check {
-            Ok(out) if out.status.success() => {}
-            Ok(out) => panic!(
-                "the SMTP tests need aiosmtpd: run `pip install aiosmtpd` ({})",
-                String::from_utf8_lossy(&out.stderr).trim()
-            ),
-            Err(e) => panic!(
-                "the SMTP tests need python3 with aiosmtpd: install python3, then `pip install aiosmtpd` ({e})"
-            ),
-        }
-        let child = Command::new("python3")
-            .args(["-m", "aiosmtpd", "-n", "-l"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-c", "aiosmtpd.handlers.Mailbox"])
-            .arg(maildir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("python3 -m aiosmtpd starts");
-        wait_for("the SMTP server to listen", || {
-            TcpStream::connect(("127.0.0.1", port)).is_ok()
-        });
-        SmtpServer {
-            child,
-            maildir: maildir.to_path_buf(),
-        }
-    }
-
-    /// The messages received so far.
-    fn messages(&self) -> Vec<String> {
-        let mut found = Vec::new();
-        for sub in ["new", "cur"] {
-            if let Ok(dir) = fs::read_dir(self.maildir.join(sub)) {
-                for entry in dir {
-                    found.push(fs::read_to_string(entry.unwrap().path()).unwrap());
-                }
-            }
-        }
-        found
-    }
-}
-
-impl Drop for SmtpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn header<'a>(message: &'a str, name: &str) -> &'a str {
-    message
-        .lines()
-        .find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix(": ")))
-        .unwrap_or_else(|| panic!("no {name} header in\n{message}"))
-}
-
-fn message_ids(messages: &[String]) -> Vec<String> {
-    let mut ids: Vec<_> = messages
-        .iter()
-        .map(|m| header(m, "Message-ID").to_owned())
-        .collect();
-    ids.sort();
-    ids
-}
-
-/// A distinct trivial problem file (same position, different comment, so a
-/// different job).
-fn numbered(base: &str, n: usize) -> String {
-    format!("% problem {n}\n{base}")
-}
+use smtp::SmtpServer;
+use spool::*;
 
 #[test]
 fn files_written_in_place_renamed_in_and_dropped_by_the_dozen_all_get_verdicts() {
@@ -391,7 +93,7 @@ fn cook_reports_reach_an_smtp_server_once_even_when_it_starts_late() {
     wait_for("a failed attempt", || spool.log().contains("mail not sent"));
     assert_eq!(spool.history(&[])[0]["mail_pending"], 1);
 
-    let server = SmtpServer::start(port, &spool.path("maildir"));
+    let server = SmtpServer::start(port, None);
     wait_for("the mail", || !server.messages().is_empty());
     let messages = server.messages();
     let m = &messages[0];
@@ -424,7 +126,7 @@ fn cook_reports_reach_an_smtp_server_once_even_when_it_starts_late() {
 fn kill_9_and_restart_loses_nothing_solves_nothing_twice_mails_nothing_twice() {
     let port = free_port();
     let mut spool = Spool::new(MailTo::Smtp(port), 1);
-    let server = SmtpServer::start(port, &spool.path("maildir"));
+    let server = SmtpServer::start(port, None);
     spool.start();
     let files = 80;
     for n in 0..files {
@@ -625,4 +327,175 @@ fn a_bad_configuration_is_refused_with_its_name_and_key() {
         err.contains("colour") && err.contains("pipeline.yaml"),
         "{err}"
     );
+}
+
+#[test]
+fn cook_reports_go_over_starttls_to_a_server_the_daemon_was_told_to_trust() {
+    let port = free_port();
+    let (tls, pem) = self_signed();
+    let (_, other_pem) = self_signed();
+    let mut spool = Spool::new(MailTo::StartTls(port, "smtp-ca.pem"), 1);
+    // First the daemon trusts another certificate: it must not send.
+    fs::write(spool.path("smtp-ca.pem"), other_pem).unwrap();
+    let server = SmtpServer::start(port, Some(tls));
+    spool.start();
+    spool.rename_in("cooked.fen", COOKED);
+    assert_eq!(spool.wait_verdict("cooked", 0)["verdict"], "cooked");
+    wait_for("a refused handshake", || {
+        spool.log().contains("mail not sent")
+    });
+    assert!(server.messages().is_empty());
+    assert_eq!(spool.history(&[])[0]["mail_pending"], 1);
+
+    // Told to trust the server's certificate, it sends over TLS.
+    fs::write(spool.path("smtp-ca.pem"), pem).unwrap();
+    spool.signal("HUP");
+    wait_for("the mail", || !server.messages().is_empty());
+    assert_eq!(server.over_tls(), 1);
+    let messages = server.messages();
+    assert!(header(&messages[0], "Subject").contains("cooked.0 (#2): cooked"));
+    wait_for("the journal to record it", || {
+        spool.history(&[])[0]["mail_sent"] == 1
+    });
+    spool.signal("TERM");
+    assert!(spool.wait_exit().success());
+}
+
+#[test]
+fn without_a_mail_section_verdicts_are_written_and_nothing_is_mailed() {
+    let mut spool = Spool::new(MailTo::Nobody, 1);
+    spool.start();
+    spool.rename_in("illegal.fen", ILLEGAL);
+    spool.rename_in("cooked.fen", COOKED);
+    assert_eq!(spool.wait_verdict("illegal", 0)["verdict"], "illegal");
+    assert_eq!(spool.wait_verdict("cooked", 0)["verdict"], "cooked");
+    let rows = spool.history(&[]);
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        assert_eq!(row["mail_pending"], 0, "{row}");
+        assert_eq!(row["mail_sent"], 0, "{row}");
+    }
+    assert!(!spool.path("outbox/mail").exists());
+    spool.signal("TERM");
+    assert!(spool.wait_exit().success());
+}
+
+#[test]
+fn sighup_with_a_broken_file_keeps_the_running_configuration_and_says_why() {
+    let mut spool = Spool::new(MailTo::Files, 1);
+    spool.start();
+    let good = fs::read_to_string(spool.path("pipeline.yaml")).unwrap();
+    fs::write(
+        spool.path("pipeline.yaml"),
+        good.replace("threads: 1", "threads: 1\ncolour: blue"),
+    )
+    .unwrap();
+    spool.signal("HUP");
+    wait_for("the refusal", || {
+        spool.log().contains("keeping the running configuration")
+    });
+    let log = spool.log();
+    let line = log
+        .lines()
+        .find(|l| l.contains("keeping the running configuration"))
+        .unwrap();
+    for part in ["pipeline.yaml", "colour", "line 5"] {
+        assert!(line.contains(part), "{part}: {line}");
+    }
+    assert!(!log.contains("reloaded"), "{log}");
+    // Still judging, on the old settings (mail still goes to files).
+    spool.rename_in("after.fen", ILLEGAL);
+    assert_eq!(spool.wait_verdict("after", 0)["verdict"], "illegal");
+    wait_for("the cook report", || spool.names("outbox/mail").len() == 1);
+    spool.signal("TERM");
+    assert!(spool.wait_exit().success());
+}
+
+fn check_config(path: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cookd"))
+        .args(["check-config", "--config"])
+        .arg(path)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_config_prints_a_hand_written_file_with_its_defaults_and_names_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    // The issue's hand-written file: file transport, no smtp section.
+    let path = dir.path().join("pipeline.yaml");
+    fs::write(
+        &path,
+        "mail: {transport: file, dir: mail, from: judge@club.invalid, to: [me@club.invalid], on: [cooked]}\n",
+    )
+    .unwrap();
+    let out = check_config(&path);
+    let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for part in [
+        "inbox: inbox",
+        "threads: auto",
+        "budget_s: 600",
+        "- cooks:",
+        "transport: file",
+        "dir: mail",
+        // As written, relative to the file's folder, not resolved.
+        "dir: tables",
+        "smtp: null",
+        "first_s: 10",
+    ] {
+        assert!(printed.contains(part), "{part}:\n{printed}");
+    }
+    // What it prints is a configuration it accepts, and prints the same.
+    let again = dir.path().join("printed.yaml");
+    fs::write(&again, &printed).unwrap();
+    let out = check_config(&again);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let strip = |text: &str| -> String {
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        strip(&String::from_utf8_lossy(&out.stdout)),
+        strip(&printed)
+    );
+
+    // No mail section at all: valid, and it says there is no mail.
+    fs::write(&path, "threads: 2\n").unwrap();
+    let out = check_config(&path);
+    assert!(out.status.success());
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(printed.contains("mail: null"), "{printed}");
+    assert!(printed.contains("no cook reports are mailed"), "{printed}");
+
+    // An error names the file, the key, its line and the allowed words.
+    fs::write(
+        &path,
+        "threads: 2\nmail:\n  transport: smpt\n  to: [me@club.invalid]\n",
+    )
+    .unwrap();
+    let out = check_config(&path);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    for part in [
+        "pipeline.yaml",
+        "mail.transport",
+        "smpt",
+        "line 3",
+        "`file`",
+        "`smtp`",
+    ] {
+        assert!(err.contains(part), "{part}: {err}");
+    }
+    assert!(out.stdout.is_empty());
 }

@@ -81,10 +81,12 @@ fn main() {
     solve_ms.sort_by(f64::total_cmp);
     let pct = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
     println!(
-        "latency file -> verdict (50 files, one at a time): median {:.2} ms, p95 {:.2} ms, max {:.2} ms \
-         (of which stages: median {:.3} ms)",
+        "latency file -> verdict (50 files, one at a time): p50 {:.2} ms, p90 {:.2} ms, p95 {:.2} ms, \
+         p99 {:.2} ms, max {:.2} ms (of which stages: median {:.3} ms)",
         pct(&latencies, 0.5),
+        pct(&latencies, 0.9),
         pct(&latencies, 0.95),
+        pct(&latencies, 0.99),
         latencies[latencies.len() - 1],
         pct(&solve_ms, 0.5)
     );

@@ -17,7 +17,7 @@ use lettre::address::{Address, Envelope};
 use lettre::message::header::ContentType;
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SmtpTransport, Transport as _};
 use sha2::{Digest, Sha256};
 use tokio::sync::{watch, Notify};
@@ -161,17 +161,23 @@ pub struct SendError {
 
 impl Transport {
     pub fn new(config: &Config) -> Result<Transport> {
-        let mail = &config.mail;
+        let mail = config
+            .mail
+            .as_ref()
+            .context("no `mail:` section in the configuration")?;
         Ok(match mail.transport {
             config::Transport::File => Transport::File(config.path(&mail.dir)),
             config::Transport::Smtp => {
-                let smtp = &mail.smtp;
+                // The configuration refuses `transport: smtp` without it.
+                let smtp = mail
+                    .smtp
+                    .as_ref()
+                    .context("mail: `transport: smtp` without an `smtp:` section")?;
+                let builder = SmtpTransport::builder_dangerous(&smtp.host);
                 let builder = match smtp.security {
-                    Security::None => SmtpTransport::builder_dangerous(&smtp.host),
-                    Security::Starttls => SmtpTransport::builder_dangerous(&smtp.host)
-                        .tls(Tls::Required(TlsParameters::new(smtp.host.clone())?)),
-                    Security::Tls => SmtpTransport::builder_dangerous(&smtp.host)
-                        .tls(Tls::Wrapper(TlsParameters::new(smtp.host.clone())?)),
+                    Security::None => builder,
+                    Security::Starttls => builder.tls(Tls::Required(tls(config, smtp)?)),
+                    Security::Tls => builder.tls(Tls::Wrapper(tls(config, smtp)?)),
                 };
                 let mut builder = builder
                     .port(smtp.port)
@@ -205,6 +211,21 @@ impl Transport {
             }
         }
     }
+}
+
+/// TLS towards `smtp.host`: the public roots, and the certificates of
+/// `smtp.ca_file` when there is one.
+fn tls(config: &Config, smtp: &config::Smtp) -> Result<TlsParameters> {
+    let mut builder = TlsParameters::builder(smtp.host.clone());
+    if let Some(file) = &smtp.ca_file {
+        let path = config.path(file);
+        let pem = std::fs::read(&path)
+            .with_context(|| format!("cannot read smtp.ca_file {}", path.display()))?;
+        let certificate = Certificate::from_pem(&pem)
+            .with_context(|| format!("smtp.ca_file {}: no PEM certificate", path.display()))?;
+        builder = builder.add_root_certificate(certificate);
+    }
+    builder.build().context("TLS settings for SMTP")
 }
 
 fn envelope(mail: &journal::Mail) -> Result<Envelope> {
@@ -254,7 +275,12 @@ fn credentials(config: &Config) -> Result<Option<Credentials>> {
             ),
         }
     };
-    if let Some(file) = &config.mail.smtp.credentials_file {
+    let file = config
+        .mail
+        .as_ref()
+        .and_then(|m| m.smtp.as_ref())
+        .and_then(|s| s.credentials_file.as_ref());
+    if let Some(file) = file {
         return from_file(&config.path(file)).map(Some);
     }
     if let (Ok(user), Ok(password)) = (std::env::var(USER_ENV), std::env::var(PASSWORD_ENV)) {
@@ -293,6 +319,19 @@ pub async fn deliver(
         let settings = config.borrow_and_update().clone();
         let now = unix_now();
         let mut next = None;
+        // Without a `mail:` section queued mail (from an earlier
+        // configuration) stays queued: sleep until the settings change.
+        let Some(mail) = settings.mail.clone() else {
+            tokio::select! {
+                _ = stop.changed() => {}
+                changed = config.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                }
+            }
+            continue;
+        };
         if now < hold_until {
             next = Some(hold_until);
         } else {
@@ -306,12 +345,12 @@ pub async fn deliver(
                             Ok(t) => transport.insert(Arc::new(t)).clone(),
                             Err(error) => {
                                 tracing::error!("mail transport: {error:#}");
-                                hold_until = now + settings.mail.retry.max_s;
+                                hold_until = now + mail.retry.max_s;
                                 continue;
                             }
                         },
                     };
-                    if let Some(until) = send_batch(&journal, &t, due, &settings, &stop).await {
+                    if let Some(until) = send_batch(&journal, &t, due, &mail, &stop).await {
                         hold_until = until;
                     }
                     continue;
@@ -326,7 +365,7 @@ pub async fn deliver(
                 }
                 Ok(Err(error)) => {
                     tracing::error!("{error:#}");
-                    next = Some(now + settings.mail.retry.first_s);
+                    next = Some(now + mail.retry.first_s);
                 }
                 Err(error) => tracing::error!("mail: {error}"),
             }
@@ -354,7 +393,7 @@ async fn send_batch(
     journal: &Arc<Journal>,
     transport: &Arc<Transport>,
     due: Vec<journal::QueuedMail>,
-    settings: &Config,
+    settings: &config::Mail,
     stop: &watch::Receiver<bool>,
 ) -> Option<f64> {
     for queued in due {
@@ -362,7 +401,7 @@ async fn send_batch(
             return None;
         }
         let (t, j) = (transport.clone(), journal.clone());
-        let retry = settings.mail.retry.clone();
+        let retry = settings.retry.clone();
         let outcome = tokio::task::spawn_blocking(move || {
             let result = t.send(&queued.mail);
             let now = unix_now();
@@ -434,7 +473,8 @@ mod tests {
         let v = &verdicts[0];
         let json = serde_json::to_string(v).unwrap();
         let config = Config::builtin();
-        let mails = compose(&config.mail, &"ab".repeat(32), v, &json).unwrap();
+        let mail = config.mail.as_ref().unwrap();
+        let mails = compose(mail, &"ab".repeat(32), v, &json).unwrap();
         assert_eq!(mails.len(), 1);
         let m = &mails[0];
         assert!(
@@ -446,7 +486,7 @@ mod tests {
         assert!(text.contains("Message-ID: <cookd.abab"), "{text}");
         assert!(text.contains("application/json"), "{text}");
         assert!(text.contains(" 1 | R N B K K B N R |"), "{text}");
-        let again = compose(&config.mail, &"ab".repeat(32), v, &json).unwrap();
+        let again = compose(mail, &"ab".repeat(32), v, &json).unwrap();
         assert_eq!(again[0].message_id, m.message_id);
     }
 }

@@ -1,6 +1,7 @@
 //! `cookd`: the chess-problem judging service. See README.md for the
 //! commands; this file only parses arguments and hands over.
 
+mod check;
 mod config;
 mod history;
 mod inbox;
@@ -42,6 +43,11 @@ enum Command {
     /// SIGTERM/SIGINT: finish the files in flight and exit 0 (a second
     /// signal exits at once). SIGHUP: read the configuration again.
     Run(run::Args),
+    /// Validate a configuration and print it with every default filled in.
+    ///
+    /// Exit status: 0 when valid, 1 with the file, key, line and allowed
+    /// values of the first error otherwise.
+    CheckConfig(check::Args),
     /// Read the journal: one row per verdict, newest first.
     History(history::Args),
     /// Measure solver thread scaling on a fixed problem set and suggest the
@@ -70,6 +76,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Run(args) => run::run(args),
+        Command::CheckConfig(args) => check::run(args),
         Command::History(args) => history::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Tb(TbCommand::Generate(args)) => tb::generate(args),

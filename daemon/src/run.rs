@@ -158,6 +158,95 @@ impl Queue {
     }
 }
 
+/// Claimed files whose job failed for a reason not their own (a full or
+/// unwritable outbox, an unwritable journal): they stay in `.processing/`
+/// and go back in the queue after a wait that doubles while they keep
+/// failing. Only the first failure of a spell is logged as an error, so a
+/// full disk makes one clear line, not one per file per attempt.
+#[derive(Debug)]
+struct Retries {
+    jobs: Vec<Job>,
+    /// When the jobs go back in the queue; `None` with no job waiting.
+    at: Option<tokio::time::Instant>,
+    wait: Duration,
+    /// In a spell of failures: since the first failure, until a job ends
+    /// well.
+    failing: bool,
+}
+
+/// The first wait before a failed job is tried again, and the longest.
+const RETRY_FIRST: Duration = Duration::from_secs(1);
+const RETRY_MAX: Duration = Duration::from_secs(30);
+
+impl Default for Retries {
+    fn default() -> Retries {
+        Retries {
+            jobs: Vec::new(),
+            at: None,
+            wait: RETRY_FIRST,
+            failing: false,
+        }
+    }
+}
+
+impl Retries {
+    /// A job failed: keep its file for a later attempt.
+    fn failed(&mut self, job: Job, error: &anyhow::Error) {
+        let name = job.name.to_string_lossy().into_owned();
+        if self.failing {
+            tracing::debug!("{name}: still failing: {error:#}");
+        } else {
+            self.failing = true;
+            tracing::error!(
+                "{name}: {error:#}; the file stays claimed in .processing/ and is tried again, \
+                 with any other that fails, every {}-{} s until it succeeds \
+                 (further failures are logged at debug level until then)",
+                RETRY_FIRST.as_secs(),
+                RETRY_MAX.as_secs()
+            );
+        }
+        // Only a file still in `.processing/` is tried again: a job that
+        // failed after moving its file out is done with it.
+        if job.path.exists() {
+            self.jobs.push(job);
+            self.at
+                .get_or_insert_with(|| tokio::time::Instant::now() + self.wait);
+        }
+    }
+
+    /// A job ended well: a spell of failures is over.
+    fn succeeded(&mut self, name: &OsString) {
+        if self.failing {
+            self.failing = false;
+            self.wait = RETRY_FIRST;
+            tracing::info!(
+                "recovered: {} finished; {} file(s) waiting for another attempt",
+                name.to_string_lossy(),
+                self.jobs.len()
+            );
+        }
+    }
+
+    /// Resolves when the waiting jobs are due; never without one.
+    async fn due(&self) {
+        match self.at {
+            Some(at) => tokio::time::sleep_until(at).await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// The waiting jobs, back in the queue ahead of new files.
+    fn requeue(&mut self, queue: &mut Queue) {
+        for job in self.jobs.drain(..).rev() {
+            queue.order.push_front(Waiting::Claimed(job));
+        }
+        self.at = None;
+        if self.failing {
+            self.wait = (self.wait * 2).min(RETRY_MAX);
+        }
+    }
+}
+
 /// Counters for STATUS= lines and the stop message.
 #[derive(Debug, Default)]
 struct Counts {
@@ -235,8 +324,9 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
     scan(&daemon.inbox, &mut queue, &notice_tx);
 
     let semaphore = Arc::new(Semaphore::new(in_flight));
-    let mut tasks: JoinSet<(OsString, Result<Outcome>)> = JoinSet::new();
+    let mut tasks: JoinSet<(Job, Result<Outcome>)> = JoinSet::new();
     let mut counts = Counts::default();
+    let mut retries = Retries::default();
     let mut rescan = interval_at(tokio::time::Instant::now() + rescan_every, rescan_every);
     rescan.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut watchdog = service::watchdog_interval().map(tokio::time::interval);
@@ -264,7 +354,14 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
             },
             Some(ended) = tasks.join_next(), if !tasks.is_empty() => {
                 match ended {
-                    Ok((name, outcome)) => log_outcome(&name, outcome, &mut counts),
+                    Ok((job, Err(error))) => {
+                        counts.failed += 1;
+                        retries.failed(job, &error);
+                    }
+                    Ok((job, outcome)) => {
+                        retries.succeeded(&job.name);
+                        log_outcome(&job.name, outcome, &mut counts);
+                    }
                     Err(error) => {
                         counts.failed += 1;
                         tracing::error!("a job ended abnormally: {error}");
@@ -274,6 +371,7 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
                 service::status(&counts.status(tasks.len(), queue.order.len()));
             },
             _ = rescan.tick() => scan(&daemon.inbox, &mut queue, &notice_tx),
+            _ = retries.due() => retries.requeue(&mut queue),
             _ = tick(&mut watchdog) => service::watchdog(),
             permit = semaphore.clone().acquire_owned(), if !queue.order.is_empty() => {
                 let permit = permit.context("the job semaphore closed")?;
@@ -297,8 +395,11 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
                 let d = daemon.clone();
                 tasks.spawn(async move {
                     let _permit = permit;
-                    let name = job.name.clone();
-                    (name, process(d, job).await)
+                    let again = Job {
+                        name: job.name.clone(),
+                        path: job.path.clone(),
+                    };
+                    (again, process(d, job).await)
                 });
             },
         }
@@ -317,7 +418,7 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
     while !tasks.is_empty() {
         tokio::select! {
             ended = tasks.join_next() => match ended {
-                Some(Ok((name, outcome))) => log_outcome(&name, outcome, &mut counts),
+                Some(Ok((job, outcome))) => log_outcome(&job.name, outcome, &mut counts),
                 Some(Err(error)) => tracing::error!("a job ended abnormally: {error}"),
                 None => break,
             },
@@ -451,7 +552,8 @@ fn log_outcome(name: &OsString, outcome: Result<Outcome>, counts: &mut Counts) {
         }
         Err(error) => {
             // Not the file's fault (disk full, journal unwritable): it stays
-            // in `.processing/` and is judged again at the next start.
+            // in `.processing/`; while running it is retried (`Retries`),
+            // when stopping it is judged again at the next start.
             counts.failed += 1;
             tracing::error!("{name}: {error:#}");
         }
@@ -599,8 +701,13 @@ fn record_judged(
     let name = job.name.to_string_lossy();
     let stored = verdicts.iter().map(stored).collect::<Result<Vec<_>>>()?;
     let mut mails = Vec::new();
+    // Without a `mail:` section nothing is mailed.
+    let mail_config = settings.config.mail.as_ref();
     for (v, s) in verdicts.iter().zip(&stored) {
-        match mail::compose(&settings.config.mail, key, v, &s.json) {
+        let Some(mail_config) = mail_config else {
+            break;
+        };
+        match mail::compose(mail_config, key, v, &s.json) {
             Ok(m) => mails.extend(m),
             // A bad address in the configuration must not stop judging.
             Err(error) => tracing::error!("{name}: no cook report: {error:#}"),
@@ -655,6 +762,10 @@ fn reuse(
     started: f64,
 ) -> Result<Outcome> {
     let name = job.name.to_string_lossy();
+    // Outbox first: a retry that fails on a full outbox (a file whose
+    // verdicts were recorded but not written) then adds no journal row; a
+    // crash between the two only means writing the same files again.
+    d.outbox.write_verdicts(&stem(&job.name), &files(&stored))?;
     d.journal.record(
         &journal::Run {
             job: key,
@@ -667,7 +778,6 @@ fn reuse(
         },
         &[],
     )?;
-    d.outbox.write_verdicts(&stem(&job.name), &files(&stored))?;
     d.outbox
         .finish(&job.path, &name, settings.config.processed)?;
     Ok(Outcome::Reused(stored.len()))
