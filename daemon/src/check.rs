@@ -24,7 +24,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // same folders.
     for stage in &mut config.stages {
         if let Stage::Tablebase(tb) = stage {
-            for dir in std::iter::once(&mut tb.dir).chain(tb.syzygy.as_mut()) {
+            for dir in tb.dir.iter_mut().chain(tb.syzygy.as_mut()) {
                 if let Ok(relative) = dir.strip_prefix(&config.base) {
                     *dir = relative.to_path_buf();
                 }

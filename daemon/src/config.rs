@@ -72,7 +72,12 @@ fn default_stages() -> Vec<Stage> {
         Stage::Legality(LegalityOptions::default()),
         Stage::Solve(SolveOptions::default()),
         Stage::Cooks(CooksOptions::default()),
-        Stage::Tablebase(TablebaseOptions::default()),
+        // The bundled file names the engine; a tablebase stage written
+        // without `engine:` runs none.
+        Stage::Tablebase(TablebaseOptions {
+            engine: Some(EngineOptions::default()),
+            ..TablebaseOptions::default()
+        }),
     ]
 }
 
@@ -369,8 +374,10 @@ impl Default for TablebaseOptions {
     fn default() -> TablebaseOptions {
         TablebaseOptions {
             max_pieces: default_max_pieces(),
-            dir: default_tables(),
+            dir: None,
             syzygy: None,
+            generate_up_to: default_generate_up_to(),
+            engine: None,
         }
     }
 }
@@ -384,7 +391,7 @@ fn default_generate_up_to() -> u32 {
 }
 
 /// `engine:` in the tablebase stage.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EngineOptions {
     #[serde(default = "default_engine_path")]
@@ -399,6 +406,17 @@ pub struct EngineOptions {
     /// pool's threads.
     #[serde(default = "default_engine_budget_s")]
     pub budget_s: f64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            path: default_engine_path(),
+            depth: default_engine_depth(),
+            movetime_ms: default_engine_movetime_ms(),
+            budget_s: default_engine_budget_s(),
+        }
+    }
 }
 
 fn default_engine_path() -> PathBuf {
@@ -703,7 +721,8 @@ mod tests {
         );
         assert!(message.contains("coked"), "{message}");
         assert!(message.contains("mail.on"), "{message}");
-        assert!(message.contains("line 42"), "{message}");
+        let line = 1 + text.lines().position(|l| l.contains("[coked,")).unwrap();
+        assert!(message.contains(&format!("line {line}")), "{message}");
         assert!(message.contains("no_solution, incomplete"), "{message}");
     }
 
@@ -727,18 +746,10 @@ mod tests {
         assert_eq!(config.log, builtin.log);
         assert_eq!(config.in_flight, builtin.in_flight);
         assert!(config.mail.is_none());
-        // The default stages are the bundled file's, options and all (the
-        // table folder differs only by the configuration's folder).
+        // The default stages are the bundled file's, options and all.
         let names: Vec<_> = config.stages.iter().map(Stage::name).collect();
         assert_eq!(names, ["legality", "solve", "cooks", "tablebase"]);
-        assert_eq!(config.stages[..3], builtin.stages[..3]);
-        assert_eq!(
-            config.stages[3],
-            Stage::Tablebase(TablebaseOptions {
-                dir: PathBuf::from("/spool/tables"),
-                ..TablebaseOptions::default()
-            })
-        );
+        assert_eq!(config.stages, builtin.stages);
         // An empty stage entry takes the stage's defaults.
         let config = parse("stages:\n  - solve: {budget_s: 5}\n").unwrap();
         let Stage::Solve(solve) = &config.stages[0] else {
