@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Setup;
 use solvers::legality::{Report, Status};
 use solvers::problem::Problem;
-use solvers::proofgame::{self, Judgement, Options, Progress};
+use solvers::proofgame::{self, Judgement, Options, Progress, Rights};
 use solvers::search::Table;
 use solvers::verdict::{Kind, Verdict};
 
@@ -38,6 +38,7 @@ pub fn solve(
         table: Some(table),
         sync_depth: options.spg_sync_depth,
         progress: Some(&report),
+        rights: stated_rights(problem),
         ..Options::default()
     };
     let outcome = match proofgame::solve(&problem.setup.board, plies, &search) {
@@ -78,6 +79,15 @@ pub fn solve(
     }
     verdict.notes.extend(outcome.notes);
     settle_legality(verdict);
+}
+
+/// The final rights `problem` states (see [`solvers::problem::Stated`]).
+fn stated_rights(problem: &Problem) -> Rights {
+    let (setup, stated) = (&problem.setup, problem.stated);
+    Rights {
+        castling: stated.castling.then_some(setup.castling_rights),
+        en_passant: stated.en_passant.then_some(setup.ep_square),
+    }
 }
 
 /// A game the search found proves the diagram legal when the legality stage

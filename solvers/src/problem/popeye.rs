@@ -47,6 +47,7 @@ use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Setup, Square};
 
 use super::{
     default_castling_rights, location_of, Location, Origin, ParseError, ParseErrorKind, Problem,
+    Stated,
 };
 use crate::stipulation::Stipulation;
 
@@ -637,6 +638,15 @@ impl Rules {
             Stipulation::Direct { .. } | Stipulation::SelfMate { .. } | Stipulation::Win | Stipulation::Draw => {
                 Ok(stipulation)
             }
+        }
+    }
+
+    /// What these rules state of the castling rights and en passant:
+    /// each only where its option was given.
+    pub fn stated(&self) -> Stated {
+        Stated {
+            castling: self.no_castling.any(),
+            en_passant: self.ep_square.is_some(),
         }
     }
 
@@ -1309,6 +1319,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                     source: (!draft.source.is_empty()).then(|| draft.source.join("\n")),
                     stipulation,
                     setup,
+                    stated: draft.rules.stated(),
                     options: draft.rules.kept,
                     intended_solutions: None,
                     solution: None,

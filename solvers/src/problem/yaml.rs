@@ -45,7 +45,7 @@ use yaml_serde::{Mapping, Value};
 
 use super::fenline::{full_fen, parse_fen_at, skip_blanks, ParsedFen};
 use super::popeye::{read_option, Rules, TextWords, Words};
-use super::{Location, Origin, ParseError, ParseErrorKind, Problem};
+use super::{Location, Origin, ParseError, ParseErrorKind, Problem, Stated};
 use crate::stipulation::Stipulation;
 
 /// The keys of an entry that cookd reads or accepts.
@@ -445,6 +445,8 @@ struct Entry {
     intended_solutions: Option<u32>,
     rules: Rules,
     options_at: Option<Pointer>,
+    /// What the position states of castling and en passant.
+    stated: Stated,
 }
 
 /// Text of a scalar key, for messages and lookups.
@@ -538,9 +540,16 @@ fn read_entry(
             );
             return Err(fault(whole, kind));
         }
-        (Some((board, _)), None) => entry.rules.setup(board, stipulation),
-        (None, Some((fen, _))) if fen.state.is_none() => entry.rules.setup(fen.board, stipulation),
+        (Some((board, _)), None) => {
+            entry.stated = entry.rules.stated();
+            entry.rules.setup(board, stipulation)
+        }
+        (None, Some((fen, _))) if fen.state.is_none() => {
+            entry.stated = entry.rules.stated();
+            entry.rules.setup(fen.board, stipulation)
+        }
         (None, Some((fen, _))) => {
+            entry.stated = Stated::BOTH;
             let mut setup = fen.into_setup(stipulation.side_to_move());
             setup.castling_rights &= !entry.rules.no_castling;
             if entry.rules.ep_square.is_some() {
@@ -921,6 +930,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                     source: entry.source,
                     stipulation,
                     setup,
+                    stated: entry.stated,
                     options: entry.rules.kept,
                     intended_solutions: entry.intended_solutions,
                     solution: entry.solution,

@@ -459,7 +459,8 @@ impl Analysis {
             fit = fit.min(c - v);
         }
         if let Some((squares, ep, v)) = bound.victims {
-            let cost = self.victim_cost(bound.color, (role, to), squares, ep);
+            // The unit has just moved, so it has no castling right left.
+            let cost = self.victim_cost(bound.color, None, (role, to), squares, ep);
             fit = fit.min(cost - v);
         }
         bound.base[i] + fit
@@ -543,8 +544,19 @@ impl Analysis {
         let mut squares = Bitboard::EMPTY;
         for (i, &(role, from)) in m.units[..m.n].iter().enumerate() {
             let spare = slack - duals.reduced(&m.moves, m.n, i, left_over);
-            if role != Role::King && spare >= 0 {
-                squares |= self.walk(color, role, from, spare as i32);
+            if role == Role::King || spare < 0 {
+                continue;
+            }
+            // A rook may castle first (the king's move) and be taken on
+            // its new square, or on its way from there.
+            for (start, spent) in self
+                .starts(color, &m.castles, (role, from))
+                .into_iter()
+                .flatten()
+            {
+                if i64::from(spent) <= spare {
+                    squares |= self.walk(color, role, start, spare as i32 - spent);
+                }
             }
         }
         squares & !self.fixed
@@ -637,9 +649,12 @@ impl Analysis {
     /// The least moves for `color`'s unit `role` on `from` to stand where an
     /// enemy pawn captures it: on one of `squares`, or for a pawn also on
     /// `ep` (en passant), or after promoting.
+    /// A rook with a castling right in `castles` may get there by
+    /// castling first (the king's move, which costs the rook nothing).
     fn victim_cost(
         &self,
         color: Color,
+        castles: Option<&Castles>,
         (role, from): (Role, Square),
         squares: Bitboard,
         ep: Bitboard,
@@ -647,6 +662,14 @@ impl Analysis {
         match role {
             Role::King => INF,
             Role::Pawn => fewest_pawn_moves(color, from, squares | ep | last_rank(color)),
+            Role::Rook if castles.is_some() => castles
+                .map(|c| self.starts(color, c, (role, from)))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|(start, spent)| spent + self.reach(role, start).nearest(squares))
+                .min()
+                .unwrap_or(INF),
             _ => self.reach(role, from).nearest(squares),
         }
     }
@@ -706,7 +729,8 @@ impl Analysis {
                     || (role == Role::Rook && rights.contains(from)));
             let row = self.row(color, role, from);
             let victim = if victims_count > 0 {
-                self.victim_cost(color, (role, from), victims.squares, ep)
+                let castles = castling.then_some(castles);
+                self.victim_cost(color, castles, (role, from), victims.squares, ep)
             } else {
                 0
             };

@@ -12,7 +12,8 @@
 //! such game of the side alone reaches the diagram's units in exactly its
 //! moves left, no game does. Once the side has no move to spare, a unit
 //! to be taken never moves again, so it is taken off at once: only those
-//! orders are searched.
+//! orders are searched (unless a rook may still castle: castling moves it
+//! with the king's move, and it may be taken on its new square).
 
 use shakmaty::{attacks, Bitboard, Board, Castles, CastlingSide, Color, Rank, Role, Square};
 
@@ -148,9 +149,15 @@ impl<'a> Solo<'a> {
             return true;
         }
         self.states -= 1;
+        // With no move to spare, a unit to be taken makes no move of its
+        // own, so it may as well be taken at once; but a rook that still
+        // may castle is moved by the king's move, and taken off at once it
+        // would take the castling right with it.
+        let may_move = need.moves < moves
+            || !self.must_take(board)
+            || (castles.castling_rights() & board.rooks()).any();
         let found = self.after_taking(state, (moves, captures), cache)
-            || ((need.moves < moves || !self.must_take(board))
-                && self.after_moving(state, key, (moves, captures), cache));
+            || (may_move && self.after_moving(state, key, (moves, captures), cache));
         self.seen.insert(memo, found);
         found
     }
