@@ -641,11 +641,12 @@ impl Rules {
         }
     }
 
-    /// What these rules state of the castling rights and en passant:
-    /// each only where its option was given.
-    pub fn stated(&self) -> Stated {
+    /// What these rules state of the castling rights and en passant on
+    /// `board`: castling where `nocastling` denies a right Popeye's
+    /// default grants, en passant where `enpassant` is given.
+    pub fn stated(&self, board: &Board) -> Stated {
         Stated {
-            castling: self.no_castling.any(),
+            castling: (default_castling_rights(board) & self.no_castling).any(),
             en_passant: self.ep_square.is_some(),
         }
     }
@@ -1276,6 +1277,26 @@ fn finish(draft: Draft, end: Location) -> Result<(Stipulation, Setup, Draft), Lo
     Ok((stipulation, setup, draft))
 }
 
+/// The options (`nocastling`, `enpassant`) that give `setup` its castling
+/// rights and en-passant square on top of Popeye's defaults.
+pub(crate) fn rule_options(setup: &Setup) -> Vec<String> {
+    let mut options = Vec::new();
+    let lost_rights = default_castling_rights(&setup.board) & !setup.castling_rights;
+    if lost_rights.any() {
+        let squares: String = lost_rights.into_iter().map(|sq| sq.to_string()).collect();
+        options.push(format!("nocastling {squares}"));
+    }
+    if let Some(ep) = setup.ep_square {
+        let file = ep.file().char();
+        match ep.rank() {
+            Rank::Sixth => options.push(format!("enpassant {file}7{file}6{file}5")),
+            Rank::Third => options.push(format!("enpassant {file}2{file}3{file}4")),
+            _ => {}
+        }
+    }
+    options
+}
+
 /// Reads every problem of a Popeye input file.
 pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
     let mut lexer = Lexer::new(text);
@@ -1318,8 +1339,8 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                     authors: draft.authors,
                     source: (!draft.source.is_empty()).then(|| draft.source.join("\n")),
                     stipulation,
+                    stated: draft.rules.stated(&setup.board),
                     setup,
-                    stated: draft.rules.stated(),
                     options: draft.rules.kept,
                     intended_solutions: None,
                     solution: None,
@@ -1403,19 +1424,7 @@ pub fn to_popeye(problem: &Problem) -> String {
         popeye_stipulation(problem.stipulation)
     ));
     let mut options = problem.options.clone();
-    let lost_rights = default_castling_rights(board) & !problem.setup.castling_rights;
-    if lost_rights.any() {
-        let squares: String = lost_rights.into_iter().map(|sq| sq.to_string()).collect();
-        options.push(format!("nocastling {squares}"));
-    }
-    if let Some(ep) = problem.setup.ep_square {
-        let file = ep.file().char();
-        match ep.rank() {
-            Rank::Sixth => options.push(format!("enpassant {file}7{file}6{file}5")),
-            Rank::Third => options.push(format!("enpassant {file}2{file}3{file}4")),
-            _ => {}
-        }
-    }
+    options.extend(rule_options(&problem.setup));
     if !options.is_empty() {
         out.push_str(&format!("option {}\n", options.join(" ")));
     }
