@@ -181,6 +181,29 @@ mod tests {
         assert_eq!(verdict.legality.as_ref().unwrap().legal, None);
     }
 
+    /// Caillaud (Problemist 1995, SPG 7.5), whose point is White's lost
+    /// castling rights: a FEN line's castling field states them, and only
+    /// the games that lose them count; a Stelvio file cannot, and the
+    /// verdict says which rights would make it sound.
+    #[test]
+    fn stated_castling_rights_decide_a_proof_game() {
+        let board = "r1b1kbnr/ppp1pppp/8/3p4/7n/5P2/PPPPP1PP/RNBQKBNR";
+        let fen = format!("{board} w kq - 0 1 ; SPG 7.5\n");
+        let verdict = &judge_file("p.fen", fen.as_bytes(), &stages(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
+        assert_eq!(verdict.n_solutions, Some(1));
+        let stelvio = format!("{board}\n15\n");
+        let verdict = &judge_file("p.txt", stelvio.as_bytes(), &stages(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Cooked, "{verdict:?}");
+        assert!(
+            verdict
+                .notes
+                .iter()
+                .any(|n| n.starts_with("unique if the diagram states castling kq, no en passant")),
+            "{verdict:?}"
+        );
+    }
+
     #[test]
     fn exhausted_budget_is_unsolved_with_a_note() {
         // spg200, 24 plies: far more than zero seconds of work.
