@@ -152,10 +152,13 @@ impl<'a> Solo<'a> {
         // With no move to spare, a unit to be taken makes no move of its
         // own, so it may as well be taken at once; but a rook that still
         // may castle is moved by the king's move, and taken off at once it
-        // would take the castling right with it.
+        // would take the castling right with it. (Not when the king stands
+        // on its diagram square: with no move to spare it never moves, as
+        // going and coming back costs two moves the bound does not count.)
+        let king_stays = board.king_of(color) == a.target().king_of(color);
         let may_move = need.moves < moves
             || !self.must_take(board)
-            || (castles.castling_rights() & board.rooks()).any();
+            || (!king_stays && (castles.castling_rights() & board.rooks()).any());
         let found = self.after_taking(state, (moves, captures), cache)
             || (may_move && self.after_moving(state, key, (moves, captures), cache));
         self.seen.insert(memo, found);
