@@ -726,12 +726,14 @@ pub fn first_rejected_prefix(diagram: &Board, rights: Rights, game: &[Move]) -> 
     let mut pos = Chess::default();
     let length = game.len();
     for (i, m) in game.iter().enumerate() {
-        if !probe.feasible(&pos, (length - i) as u32) {
+        let castling = pos.castles().castling_rights();
+        if !rights.still_possible(castling) || !probe.feasible(&pos, (length - i) as u32) {
             return Some(i);
         }
         pos.play_unchecked(*m);
     }
-    (!probe.feasible(&pos, 0)).then_some(length)
+    let reached = pos.board() == diagram && rights.met_by(&pos);
+    (!reached || !probe.feasible(&pos, 0)).then_some(length)
 }
 
 /// Why no game of any length can reach the diagram, if the static analysis

@@ -350,15 +350,6 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// [`Worker::feasible`], with what the move bounds need when it is;
     /// `hash` is the board's.
     fn feasible_keys(&mut self, pos: &Chess, hash: BoardHash, left: u32) -> Option<Feasible> {
-        // Castling rights are lost, never gained.
-        if !self
-            .goal
-            .rights
-            .still_possible(pos.castles().castling_rights())
-            || (left == 0 && !self.goal.reached(pos))
-        {
-            return None;
-        }
         let board = pos.board();
         // Units each side has more than the diagram, by `Color as usize`.
         let mut surpluses = [0; 2];
@@ -562,6 +553,15 @@ impl<'s, 'a> Worker<'s, 'a> {
             };
             self.shared.solutions.fetch_add(found, Ordering::Relaxed);
             return found;
+        }
+        // Stated castling rights are lost, never gained.
+        if self.goal.rights.castling.is_some()
+            && !self
+                .goal
+                .rights
+                .still_possible(pos.castles().castling_rights())
+        {
+            return 0;
         }
         let Some(found) = self.feasible_keys(pos, hash, left) else {
             return 0;
