@@ -459,8 +459,7 @@ impl Analysis {
             fit = fit.min(c - v);
         }
         if let Some((squares, ep, v)) = bound.victims {
-            // The unit has just moved, so it has no castling right left.
-            let cost = self.victim_cost(bound.color, None, (role, to), squares, ep);
+            let cost = self.victim_cost(bound.color, (role, to), squares, ep);
             fit = fit.min(cost - v);
         }
         bound.base[i] + fit
@@ -649,12 +648,9 @@ impl Analysis {
     /// The least moves for `color`'s unit `role` on `from` to stand where an
     /// enemy pawn captures it: on one of `squares`, or for a pawn also on
     /// `ep` (en passant), or after promoting.
-    /// A rook with a castling right in `castles` may get there by
-    /// castling first (the king's move, which costs the rook nothing).
     fn victim_cost(
         &self,
         color: Color,
-        castles: Option<&Castles>,
         (role, from): (Role, Square),
         squares: Bitboard,
         ep: Bitboard,
@@ -662,16 +658,27 @@ impl Analysis {
         match role {
             Role::King => INF,
             Role::Pawn => fewest_pawn_moves(color, from, squares | ep | last_rank(color)),
-            Role::Rook if castles.is_some() => castles
-                .map(|c| self.starts(color, c, (role, from)))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|(start, spent)| spent + self.reach(role, start).nearest(squares))
-                .min()
-                .unwrap_or(INF),
             _ => self.reach(role, from).nearest(squares),
         }
+    }
+
+    /// [`Analysis::victim_cost`] of a rook with a castling right in
+    /// `castles`: it may get there by castling first (the king's move,
+    /// which costs the rook nothing). Apart from the hot
+    /// [`Analysis::need_after`], which never sees such a rook.
+    fn castling_rook_victim_cost(
+        &self,
+        color: Color,
+        castles: &Castles,
+        from: Square,
+        squares: Bitboard,
+    ) -> i32 {
+        self.starts(color, castles, (Role::Rook, from))
+            .into_iter()
+            .flatten()
+            .map(|(start, spent)| spent + self.reach(Role::Rook, start).nearest(squares))
+            .min()
+            .unwrap_or(INF)
     }
 
     /// The cost matrices of the matching of `color`'s units on `board` to
@@ -728,9 +735,10 @@ impl Analysis {
                 && ((role == Role::King && from == Square::from_coords(File::E, back))
                     || (role == Role::Rook && rights.contains(from)));
             let row = self.row(color, role, from);
-            let victim = if victims_count > 0 {
-                let castles = castling.then_some(castles);
-                self.victim_cost(color, castles, (role, from), victims.squares, ep)
+            let victim = if victims_count > 0 && castling && role == Role::Rook {
+                self.castling_rook_victim_cost(color, castles, from, victims.squares)
+            } else if victims_count > 0 {
+                self.victim_cost(color, (role, from), victims.squares, ep)
             } else {
                 0
             };

@@ -12,8 +12,8 @@
 //! such game of the side alone reaches the diagram's units in exactly its
 //! moves left, no game does. Once the side has no move to spare, a unit
 //! to be taken never moves again, so it is taken off at once: only those
-//! orders are searched (unless a rook may still castle: castling moves it
-//! with the king's move, and it may be taken on its new square).
+//! orders are searched. A rook taken off keeps its castling right: it may
+//! castle first (moved by the king's move) and be taken on its new square.
 
 use shakmaty::{attacks, Bitboard, Board, Castles, CastlingSide, Color, Rank, Role, Square};
 
@@ -112,8 +112,10 @@ impl<'a> Solo<'a> {
             };
             let mut fewer = board.clone();
             fewer.discard_piece_at(sq);
-            let mut rights = castles.clone();
-            rights.discard_rook(sq);
+            // A rook taken off keeps its castling right: it may castle
+            // first (the king's move) and be taken on its new square,
+            // which the king's castling then stands for.
+            let rights = castles.clone();
             if self.search((&fewer, &rights, side ^ piece_key(sq, piece)), left, cache) {
                 return true;
             }
@@ -130,7 +132,11 @@ impl<'a> Solo<'a> {
         let (a, color) = (self.analysis, self.color);
         let (board, castles, side) = state;
         debug_assert_eq!(side, BoardHash::new(board).side(color), "kept move by move");
-        let key = units_key(side, castles.castling_rights() & board.occupied());
+        // The side's rights whether or not their rooks are still there (a
+        // rook taken off keeps its right), so that such states have keys
+        // of their own, apart from every position of the search.
+        let own_rights = castles.castling_rights() & Bitboard::from_rank(color.backrank());
+        let key = units_key(side, own_rights);
         let Some(need) = cache.need(a, (board, castles), color, key) else {
             return false;
         };
@@ -149,16 +155,7 @@ impl<'a> Solo<'a> {
             return true;
         }
         self.states -= 1;
-        // With no move to spare, a unit to be taken makes no move of its
-        // own, so it may as well be taken at once; but a rook that still
-        // may castle is moved by the king's move, and taken off at once it
-        // would take the castling right with it. (Not when the king stands
-        // on its diagram square: with no move to spare it never moves, as
-        // going and coming back costs two moves the bound does not count.)
-        let king_stays = board.king_of(color) == a.target().king_of(color);
-        let may_move = need.moves < moves
-            || !self.must_take(board)
-            || (!king_stays && (castles.castling_rights() & board.rooks()).any());
+        let may_move = need.moves < moves || !self.must_take(board);
         let found = self.after_taking(state, (moves, captures), cache)
             || (may_move && self.after_moving(state, key, (moves, captures), cache));
         self.seen.insert(memo, found);
@@ -290,6 +287,7 @@ impl<'a> Solo<'a> {
         if let Some((way, rook)) = m
             .castle
             .and_then(|way| Some((way, castles.rook(color, way)?)))
+            .filter(|&(_, rook)| board.piece_at(rook) == Some(Role::Rook.of(color)))
         {
             side ^= moved(&mut child, rook, way.rook_to(color), Role::Rook, Role::Rook);
         }
