@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Setup;
 use solvers::legality::{Report, Status};
 use solvers::problem::Problem;
-use solvers::proofgame::{self, Judgement, Options, Progress};
+use solvers::proofgame::{self, Judgement, Options, Progress, Rights};
 use solvers::search::Table;
 use solvers::verdict::{Kind, Verdict};
 
@@ -38,6 +38,7 @@ pub fn solve(
         table: Some(table),
         sync_depth: options.spg_sync_depth,
         progress: Some(&report),
+        rights: stated_rights(problem),
         ..Options::default()
     };
     let outcome = match proofgame::solve(&problem.setup.board, plies, &search) {
@@ -78,6 +79,15 @@ pub fn solve(
     }
     verdict.notes.extend(outcome.notes);
     settle_legality(verdict);
+}
+
+/// The final rights `problem` states (see [`solvers::problem::Stated`]).
+fn stated_rights(problem: &Problem) -> Rights {
+    let (setup, stated) = (&problem.setup, problem.stated);
+    Rights {
+        castling: stated.castling.then_some(setup.castling_rights),
+        en_passant: stated.en_passant.then_some(setup.ep_square),
+    }
 }
 
 /// A game the search found proves the diagram legal when the legality stage
@@ -169,6 +179,29 @@ mod tests {
             .collect();
         let verdict = &judge_file("p.txt", file, &legality_only)[0];
         assert_eq!(verdict.legality.as_ref().unwrap().legal, None);
+    }
+
+    /// Caillaud (Problemist 1995, SPG 7.5), whose point is White's lost
+    /// castling rights: a FEN line's castling field states them, and only
+    /// the games that lose them count; a Stelvio file cannot, and the
+    /// verdict says which rights would make it sound.
+    #[test]
+    fn stated_castling_rights_decide_a_proof_game() {
+        let board = "r1b1kbnr/ppp1pppp/8/3p4/7n/5P2/PPPPP1PP/RNBQKBNR";
+        let fen = format!("{board} w kq - 0 1 ; SPG 7.5\n");
+        let verdict = &judge_file("p.fen", fen.as_bytes(), &stages(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
+        assert_eq!(verdict.n_solutions, Some(1));
+        let stelvio = format!("{board}\n15\n");
+        let verdict = &judge_file("p.txt", stelvio.as_bytes(), &stages(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Cooked, "{verdict:?}");
+        assert!(
+            verdict
+                .notes
+                .iter()
+                .any(|n| n.starts_with("unique if the diagram states castling kq, no en passant")),
+            "{verdict:?}"
+        );
     }
 
     #[test]

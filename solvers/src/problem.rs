@@ -46,6 +46,9 @@ pub struct Problem {
     /// The diagram: board, side to move, castling rights, en-passant square.
     /// Not validated here; that is the legality stage's job.
     pub setup: Setup,
+    /// Which of the setup's castling rights and en-passant square the file
+    /// states, rather than leaving them to the format's default.
+    pub stated: Stated,
     /// Orthodox solving and display options given in the file, in Popeye's
     /// spelling, normalised to lower case with their arguments (e.g.
     /// `variations`, `try`, `maxsolutions 2`). Options that change the
@@ -58,6 +61,31 @@ pub struct Problem {
     pub intended_solutions: Option<u32>,
     /// The solution claimed by the composer, as written in the file.
     pub solution: Option<String>,
+}
+
+/// Whether a problem states its castling rights and its en-passant square.
+/// A proof game's last position must have the stated ones; unstated ones
+/// are free, as in Stelvio, whose files cannot state them.
+///
+/// - a full FEN (FEN lines, yacpdb `fen`) states both, its `-` included
+///   (for castling: no rights; for en passant: no capture en passant);
+/// - Popeye and yacpdb `algebraic` (or a board-only FEN) state castling
+///   rights with `nocastling` (the rights left are those of Popeye's
+///   default less the ones named) and the en-passant square with
+///   `enpassant`, and leave each unstated otherwise;
+/// - a Stelvio file states neither.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stated {
+    pub castling: bool,
+    pub en_passant: bool,
+}
+
+impl Stated {
+    /// Both stated, as by a full FEN.
+    pub const BOTH: Stated = Stated {
+        castling: true,
+        en_passant: true,
+    };
 }
 
 /// Where a problem starts in its file.

@@ -387,3 +387,135 @@ fn move_bound_never_exceeds_the_need_after_the_move() {
         "only {with_victims_checked} moves checked with victims"
     );
 }
+
+/// Natch's test suite: a side castles and its rook is later taken on its
+/// castling square. The static tests once priced the rook's ways without
+/// castling (where it may be taken, and, with no move to spare, the
+/// own-side test took it off before the king could castle with it), so
+/// both were `no_solution` in 12 plies (issue 22).
+#[test]
+fn a_castled_rook_taken_on_its_new_square() {
+    for (fen, game) in [
+        (
+            "rn1qkbnr/p1ppppp1/8/p5Pp/4P3/5N1b/PPPP1P1P/RNBQ2K1",
+            "1.e4 h5 2.Ba6 bxa6 3.Nf3 a5 4.O-O Ba6 5.g4 Bxf1 6.g5 Bh3",
+        ),
+        (
+            "r2qkbnr/p1pppppp/2n5/1p5B/4P3/5N2/PPPP1PPP/RNBQ1b1K",
+            "1.e4 b5 2.Be2 Bb7 3.Bh5 Bd5 4.Nf3 Nc6 5.O-O Bc4 6.Kh1 Bxf1",
+        ),
+    ] {
+        let diagram = board(fen);
+        assert_eq!(replay(game), diagram);
+        let outcome = proofgame::solve(&diagram, 12, &Options::default()).unwrap();
+        let found: Vec<&str> = outcome.exact.lines.iter().map(|l| l.san.as_str()).collect();
+        assert_eq!(found, [game], "{fen}: {:?}", outcome.notes);
+        assert_eq!(outcome.judgement, Judgement::Sound, "{fen}");
+    }
+}
+
+/// The final rights as a full FEN states them: `castling` (rook squares),
+/// no en passant.
+fn stated(castling: &[shakmaty::Square]) -> proofgame::Rights {
+    let bits = castling
+        .iter()
+        .fold(shakmaty::Bitboard::EMPTY, |b, s| b.with(*s));
+    proofgame::Rights {
+        castling: Some(bits),
+        en_passant: Some(None),
+    }
+}
+
+/// A problem whose point is a lost castling right (Caillaud, Problemist
+/// 1995, SPG 7.5: White's king tours and comes home). With the rights
+/// stated (`w kq`), only games that lose White's rights count: sound. As a
+/// bare board (Stelvio) a 13-ply game in which White's king never moved
+/// cooks it, and the verdict groups the games by the rights they end with,
+/// singling out the intended one.
+#[test]
+fn a_lost_castling_right_decides() {
+    use shakmaty::Square;
+    let diagram = board("r1b1kbnr/ppp1pppp/8/3p4/7n/5P2/PPPPP1PP/RNBQKBNR");
+    let intended = "1.f3 d5 2.Kf2 Qd6 3.Ke3 Qf4+ 4.Kxf4 Nd7 5.Kg4 Ne5+ 6.Kg3 Ng6 7.Kf2 Nh4 8.Ke1";
+    let rights = stated(&[Square::A8, Square::H8]);
+    let with_rights = Options {
+        rights,
+        ..Options::default()
+    };
+    let outcome = proofgame::solve(&diagram, 15, &with_rights).unwrap();
+    assert_eq!(outcome.judgement, Judgement::Sound, "{:?}", outcome.notes);
+    let found: Vec<&str> = outcome.exact.lines.iter().map(|l| l.san.as_str()).collect();
+    assert_eq!(found, [intended]);
+    assert!(outcome.short.is_empty());
+
+    let outcome = proofgame::solve(&diagram, 15, &Options::default()).unwrap();
+    assert_eq!(outcome.judgement, Judgement::Cooked);
+    let short: Vec<&str> = outcome
+        .short
+        .iter()
+        .flat_map(|g| &g.lines)
+        .map(|l| l.san.as_str())
+        .collect();
+    assert_eq!(
+        short,
+        ["1.Nf3 d5 2.Ne5 Qd7 3.Nxd7 Nc6 4.Ne5 Nd4 5.Nf3 Nf5 6.Ng1 Nh4 7.f3"]
+    );
+    assert!(outcome.by_rights_complete, "{:?}", outcome.notes);
+    let unique: Vec<_> = outcome.by_rights.iter().filter(|g| g.unique()).collect();
+    assert_eq!(unique.len(), 1, "{:?}", outcome.by_rights);
+    assert_eq!(unique[0].rights, rights);
+    assert!(
+        outcome.notes.iter().any(|n| n
+            == "unique if the diagram states castling kq, no en passant: \
+                the other games end with other rights"),
+        "{:?}",
+        outcome.notes
+    );
+}
+
+/// Guballa (Schwalbe 2001, SPG 9.5: Black's king comes back to e8), as
+/// given in issue 22. Stating Black's lost rights (`b KQ`) leaves out the
+/// 562,234 games of 17 plies that keep them, but 13,935 of 17 plies remain
+/// in which Black's king goes out and back (such as the one below): so the
+/// diagram is cooked under Stelvio's rule even with its rights, and sound
+/// only counting games of 19 plies alone (Popeye's `exact`).
+#[test]
+fn stated_rights_leave_only_the_games_that_lose_them() {
+    use shakmaty::Square;
+    let diagram = board("rnbqkb1r/pppp1Qpp/4ppn1/2P1N3/8/8/PP1PPPPP/R1B1KBNR");
+    let intended = "1.Na3 f6 2.Nc4 Kf7 3.Ne5+ Ke6 4.c4 Kd6 5.Qc2 e6 6.Qg6 Ne7 \
+                    7.Qf7 Ng6 8.Qg8 Ke7 9.c5 Ke8 10.Qf7#";
+    let rights = stated(&[Square::A1, Square::H1]);
+    let exact = Options {
+        rights,
+        shorter: false,
+        ..Options::default()
+    };
+    let outcome = proofgame::solve(&diagram, 19, &exact).unwrap();
+    assert_eq!(outcome.judgement, Judgement::Sound, "{:?}", outcome.notes);
+    let found: Vec<&str> = outcome.exact.lines.iter().map(|l| l.san.as_str()).collect();
+    assert_eq!(found, [intended]);
+
+    let stelvio = Options {
+        rights,
+        ..Options::default()
+    };
+    let outcome = proofgame::solve(&diagram, 19, &stelvio).unwrap();
+    assert_eq!(outcome.judgement, Judgement::Cooked);
+    assert_eq!(outcome.exact.count, 1);
+    let counts: Vec<(u32, u64)> = outcome.short.iter().map(|g| (g.plies, g.count)).collect();
+    assert_eq!(counts, [(17, 13_935)]);
+    let cook = "1.c3 f6 2.c4 Nh6 3.c5 Ng4 4.Na3 Kf7 5.Qb3+ Ke8 6.Qg8 Ne5 7.Nc4 Ng6 8.Ne5 e6 9.Qf7#";
+    assert_eq!(replay(cook), diagram);
+    assert!(outcome.short[0].lines.iter().any(|l| l.san == cook));
+
+    let bare = proofgame::solve(&diagram, 19, &Options::default()).unwrap();
+    let counts: Vec<(u32, u64)> = bare.short.iter().map(|g| (g.plies, g.count)).collect();
+    assert_eq!(counts, [(17, 562_248)]);
+    // Too many games to list them all: the groups are of those listed.
+    assert!(!bare.by_rights_complete);
+    assert!(bare
+        .by_rights
+        .iter()
+        .any(|g| g.rights == rights && g.exact == 1));
+}

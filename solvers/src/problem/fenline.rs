@@ -27,7 +27,9 @@ use std::num::NonZeroU32;
 use shakmaty::fen::Fen;
 use shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Role, Setup, Square};
 
-use super::{default_castling_rights, Location, Origin, ParseError, ParseErrorKind, Problem};
+use super::{
+    default_castling_rights, Location, Origin, ParseError, ParseErrorKind, Problem, Stated,
+};
 use crate::stipulation::Stipulation;
 
 /// Something wrong at a byte offset of the text being read.
@@ -399,6 +401,11 @@ struct LineFields {
 
 impl LineFields {
     fn into_problem(self, origin: Origin) -> Problem {
+        let stated = if self.fen.state.is_some() {
+            Stated::BOTH
+        } else {
+            Stated::default()
+        };
         let mut setup = self.fen.into_setup(self.stipulation.side_to_move());
         if let Some(halfmoves) = self.halfmoves {
             setup.halfmoves = halfmoves;
@@ -413,6 +420,7 @@ impl LineFields {
             source: None,
             stipulation: self.stipulation,
             setup,
+            stated,
             options: Vec::new(),
             intended_solutions: None,
             solution: None,

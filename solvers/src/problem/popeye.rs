@@ -47,6 +47,7 @@ use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Setup, Square};
 
 use super::{
     default_castling_rights, location_of, Location, Origin, ParseError, ParseErrorKind, Problem,
+    Stated,
 };
 use crate::stipulation::Stipulation;
 
@@ -637,6 +638,16 @@ impl Rules {
             Stipulation::Direct { .. } | Stipulation::SelfMate { .. } | Stipulation::Win | Stipulation::Draw => {
                 Ok(stipulation)
             }
+        }
+    }
+
+    /// What these rules state of the castling rights and en passant on
+    /// `board`: castling where `nocastling` denies a right Popeye's
+    /// default grants, en passant where `enpassant` is given.
+    pub fn stated(&self, board: &Board) -> Stated {
+        Stated {
+            castling: (default_castling_rights(board) & self.no_castling).any(),
+            en_passant: self.ep_square.is_some(),
         }
     }
 
@@ -1266,6 +1277,26 @@ fn finish(draft: Draft, end: Location) -> Result<(Stipulation, Setup, Draft), Lo
     Ok((stipulation, setup, draft))
 }
 
+/// The options (`nocastling`, `enpassant`) that give `setup` its castling
+/// rights and en-passant square on top of Popeye's defaults.
+pub(crate) fn rule_options(setup: &Setup) -> Vec<String> {
+    let mut options = Vec::new();
+    let lost_rights = default_castling_rights(&setup.board) & !setup.castling_rights;
+    if lost_rights.any() {
+        let squares: String = lost_rights.into_iter().map(|sq| sq.to_string()).collect();
+        options.push(format!("nocastling {squares}"));
+    }
+    if let Some(ep) = setup.ep_square {
+        let file = ep.file().char();
+        match ep.rank() {
+            Rank::Sixth => options.push(format!("enpassant {file}7{file}6{file}5")),
+            Rank::Third => options.push(format!("enpassant {file}2{file}3{file}4")),
+            _ => {}
+        }
+    }
+    options
+}
+
 /// Reads every problem of a Popeye input file.
 pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
     let mut lexer = Lexer::new(text);
@@ -1308,6 +1339,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                     authors: draft.authors,
                     source: (!draft.source.is_empty()).then(|| draft.source.join("\n")),
                     stipulation,
+                    stated: draft.rules.stated(&setup.board),
                     setup,
                     options: draft.rules.kept,
                     intended_solutions: None,
@@ -1392,19 +1424,7 @@ pub fn to_popeye(problem: &Problem) -> String {
         popeye_stipulation(problem.stipulation)
     ));
     let mut options = problem.options.clone();
-    let lost_rights = default_castling_rights(board) & !problem.setup.castling_rights;
-    if lost_rights.any() {
-        let squares: String = lost_rights.into_iter().map(|sq| sq.to_string()).collect();
-        options.push(format!("nocastling {squares}"));
-    }
-    if let Some(ep) = problem.setup.ep_square {
-        let file = ep.file().char();
-        match ep.rank() {
-            Rank::Sixth => options.push(format!("enpassant {file}7{file}6{file}5")),
-            Rank::Third => options.push(format!("enpassant {file}2{file}3{file}4")),
-            _ => {}
-        }
-    }
+    options.extend(rule_options(&problem.setup));
     if !options.is_empty() {
         out.push_str(&format!("option {}\n", options.join(" ")));
     }

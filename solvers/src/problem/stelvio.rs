@@ -18,7 +18,9 @@
 use shakmaty::Color;
 
 use super::fenline::{column_of, parse_fen_at, skip_blanks, ParsedFen, Spot};
-use super::{bare_setup, location_of, Location, Origin, ParseError, ParseErrorKind, Problem};
+use super::{
+    bare_setup, location_of, Location, Origin, ParseError, ParseErrorKind, Problem, Stated,
+};
 use crate::stipulation::{ParseStipulationError, Stipulation, MAX_MOVES};
 
 /// Reads every proof game of a Stelvio file.
@@ -100,6 +102,8 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
             source: None,
             stipulation,
             setup: bare_setup(fen.board, stipulation.side_to_move()),
+            // Stelvio's format has no place for them.
+            stated: Stated::default(),
             options: Vec::new(),
             intended_solutions: None,
             solution: None,

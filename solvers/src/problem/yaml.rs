@@ -44,8 +44,10 @@ use shakmaty::{Board, Role, Square};
 use yaml_serde::{Mapping, Value};
 
 use super::fenline::{full_fen, parse_fen_at, skip_blanks, ParsedFen};
-use super::popeye::{read_option, Rules, TextWords, Words};
-use super::{Location, Origin, ParseError, ParseErrorKind, Problem};
+use super::popeye::{read_option, rule_options, Rules, TextWords, Words};
+use super::{
+    default_castling_rights, Location, Origin, ParseError, ParseErrorKind, Problem, Stated,
+};
 use crate::stipulation::Stipulation;
 
 /// The keys of an entry that cookd reads or accepts.
@@ -445,6 +447,8 @@ struct Entry {
     intended_solutions: Option<u32>,
     rules: Rules,
     options_at: Option<Pointer>,
+    /// What the position states of castling and en passant.
+    stated: Stated,
 }
 
 /// Text of a scalar key, for messages and lookups.
@@ -538,9 +542,16 @@ fn read_entry(
             );
             return Err(fault(whole, kind));
         }
-        (Some((board, _)), None) => entry.rules.setup(board, stipulation),
-        (None, Some((fen, _))) if fen.state.is_none() => entry.rules.setup(fen.board, stipulation),
+        (Some((board, _)), None) => {
+            entry.stated = entry.rules.stated(&board);
+            entry.rules.setup(board, stipulation)
+        }
+        (None, Some((fen, _))) if fen.state.is_none() => {
+            entry.stated = entry.rules.stated(&fen.board);
+            entry.rules.setup(fen.board, stipulation)
+        }
         (None, Some((fen, _))) => {
+            entry.stated = Stated::BOTH;
             let mut setup = fen.into_setup(stipulation.side_to_move());
             setup.castling_rights &= !entry.rules.no_castling;
             if entry.rules.ep_square.is_some() {
@@ -921,6 +932,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                     source: entry.source,
                     stipulation,
                     setup,
+                    stated: entry.stated,
                     options: entry.rules.kept,
                     intended_solutions: entry.intended_solutions,
                     solution: entry.solution,
@@ -990,17 +1002,28 @@ pub fn to_yaml(problem: &Problem) -> String {
         Value::String(problem.stipulation.to_string()),
     );
     let board = &problem.setup.board;
-    let default_setup = Rules::default().setup(board.clone(), problem.stipulation);
-    if default_setup == problem.setup {
+    // `algebraic` with Popeye's options where they give the setup and say
+    // as much as the problem states of its rights (see `Stated`); a full
+    // `fen`, which states them all, otherwise.
+    let rules = Rules {
+        no_castling: default_castling_rights(board) & !problem.setup.castling_rights,
+        ep_square: problem.setup.ep_square,
+        ..Rules::default()
+    };
+    let mut options = problem.options.clone();
+    if rules.setup(board.clone(), problem.stipulation) == problem.setup
+        && rules.stated(board) == problem.stated
+    {
         let mut sides = Mapping::new();
         sides.insert(text("white"), side_list(board, shakmaty::Color::White));
         sides.insert(text("black"), side_list(board, shakmaty::Color::Black));
         map.insert(text("algebraic"), Value::Mapping(sides));
+        options.extend(rule_options(&problem.setup));
     } else {
         map.insert(text("fen"), Value::String(full_fen(&problem.setup)));
     }
-    if !problem.options.is_empty() {
-        let options = problem.options.iter().map(|o| text(o)).collect();
+    if !options.is_empty() {
+        let options = options.iter().map(|o| text(o)).collect();
         map.insert(text("options"), Value::Sequence(options));
     }
     if let Some(count) = problem.intended_solutions {

@@ -543,8 +543,19 @@ impl Analysis {
         let mut squares = Bitboard::EMPTY;
         for (i, &(role, from)) in m.units[..m.n].iter().enumerate() {
             let spare = slack - duals.reduced(&m.moves, m.n, i, left_over);
-            if role != Role::King && spare >= 0 {
-                squares |= self.walk(color, role, from, spare as i32);
+            if role == Role::King || spare < 0 {
+                continue;
+            }
+            // A rook may castle first (the king's move) and be taken on
+            // its new square, or on its way from there.
+            for (start, spent) in self
+                .starts(color, &m.castles, (role, from))
+                .into_iter()
+                .flatten()
+            {
+                if i64::from(spent) <= spare {
+                    squares |= self.walk(color, role, start, spare as i32 - spent);
+                }
             }
         }
         squares & !self.fixed
@@ -651,6 +662,25 @@ impl Analysis {
         }
     }
 
+    /// [`Analysis::victim_cost`] of a rook with a castling right in
+    /// `castles`: it may get there by castling first (the king's move,
+    /// which costs the rook nothing). Apart from the hot
+    /// [`Analysis::need_after`], which never sees such a rook.
+    fn castling_rook_victim_cost(
+        &self,
+        color: Color,
+        castles: &Castles,
+        from: Square,
+        squares: Bitboard,
+    ) -> i32 {
+        self.starts(color, castles, (Role::Rook, from))
+            .into_iter()
+            .flatten()
+            .map(|(start, spent)| spent + self.reach(Role::Rook, start).nearest(squares))
+            .min()
+            .unwrap_or(INF)
+    }
+
     /// The cost matrices of the matching of `color`'s units on `board` to
     /// its diagram units (the capture and straight-step ones only with
     /// `pawn_costs`, zero otherwise); `None` when a fixed square lost its
@@ -705,7 +735,9 @@ impl Analysis {
                 && ((role == Role::King && from == Square::from_coords(File::E, back))
                     || (role == Role::Rook && rights.contains(from)));
             let row = self.row(color, role, from);
-            let victim = if victims_count > 0 {
+            let victim = if victims_count > 0 && castling && role == Role::Rook {
+                self.castling_rook_victim_cost(color, castles, from, victims.squares)
+            } else if victims_count > 0 {
                 self.victim_cost(color, (role, from), victims.squares, ep)
             } else {
                 0

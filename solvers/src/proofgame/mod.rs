@@ -26,7 +26,10 @@ mod solo;
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Board, CastlingMode, Chess, Color, FromSetup, Move, Position, Setup};
+use shakmaty::{
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position, Setup,
+    Square,
+};
 
 use crate::mate::Line;
 use crate::search::Table;
@@ -43,6 +46,101 @@ pub struct Progress {
     /// Diagram positions reached so far (a lower bound on the games).
     pub solutions: u64,
     pub elapsed: Duration,
+}
+
+/// What a problem states of its final position besides the board: its
+/// castling rights and its en-passant square, each when stated. A game
+/// reaches the diagram only if it ends with the stated ones. Unstated ones
+/// are free (Stelvio's rule): any game to the board counts, and the
+/// verdict groups the games by the rights they end with.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rights {
+    /// The castling rights (rook squares) the final position has.
+    pub castling: Option<Bitboard>,
+    /// The final position's en-passant square (one where a capture en
+    /// passant is legal), `Some(None)` for none.
+    pub en_passant: Option<Option<Square>>,
+}
+
+impl Rights {
+    /// The rights `pos` has, all stated.
+    pub fn of(pos: &Chess) -> Rights {
+        Rights {
+            castling: Some(pos.castles().castling_rights()),
+            en_passant: Some(pos.ep_square(EnPassantMode::Legal)),
+        }
+    }
+
+    /// Whether `pos` has the stated rights. A stated en-passant square
+    /// says that the last move was a pawn's double step across it (FEN
+    /// writers differ on whether a capture must be possible); a stated
+    /// "none", that no capture en passant is possible.
+    pub fn met_by(&self, pos: &Chess) -> bool {
+        self.castling
+            .is_none_or(|c| pos.castles().castling_rights() == c)
+            && self.en_passant.is_none_or(|ep| match ep {
+                Some(_) => pos.ep_square(EnPassantMode::Always) == ep,
+                None => pos.ep_square(EnPassantMode::Legal).is_none(),
+            })
+    }
+
+    /// The rights of `pos` that these leave unstated.
+    fn unstated_of(&self, pos: &Chess) -> Rights {
+        let all = Rights::of(pos);
+        Rights {
+            castling: all.castling.filter(|_| self.castling.is_none()),
+            en_passant: all.en_passant.filter(|_| self.en_passant.is_none()),
+        }
+    }
+
+    /// Whether everything is stated.
+    fn all_stated(&self) -> bool {
+        self.castling.is_some() && self.en_passant.is_some()
+    }
+
+    /// Whether a position with `castling` rights may still end with the
+    /// stated ones: rights are lost, never gained.
+    pub fn still_possible(&self, castling: Bitboard) -> bool {
+        self.castling.is_none_or(|c| c.is_subset(castling))
+    }
+
+    /// `castling KQk, no en passant`, as a judge reads it; `any rights`
+    /// when none is stated.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(c) = self.castling {
+            parts.push(format!("castling {}", castling_letters(c)));
+        }
+        match self.en_passant {
+            Some(Some(sq)) => parts.push(format!("en passant on {sq}")),
+            Some(None) => parts.push("no en passant".into()),
+            None => {}
+        }
+        if parts.is_empty() {
+            "any rights".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+/// `KQkq` for the castling rights on the four corners (`-` for none).
+fn castling_letters(rights: Bitboard) -> String {
+    let letters: String = [
+        (Square::H1, 'K'),
+        (Square::A1, 'Q'),
+        (Square::H8, 'k'),
+        (Square::A8, 'q'),
+    ]
+    .iter()
+    .filter(|(sq, _)| rights.contains(*sq))
+    .map(|(_, c)| *c)
+    .collect();
+    if letters.is_empty() {
+        "-".into()
+    } else {
+        letters
+    }
 }
 
 /// How to search.
@@ -69,6 +167,8 @@ pub struct Options<'a> {
     /// (Stelvio's rule, the default). Off: only the stipulated length counts
     /// (Popeye's `exact` option, the convention of the corpus verdicts).
     pub shorter: bool,
+    /// The final rights the problem states (none by default).
+    pub rights: Rights,
 }
 
 impl std::fmt::Debug for Options<'_> {
@@ -82,6 +182,7 @@ impl std::fmt::Debug for Options<'_> {
             .field("progress", &self.progress.is_some())
             .field("retraction", &self.retraction)
             .field("shorter", &self.shorter)
+            .field("rights", &self.rights)
             .finish()
     }
 }
@@ -105,6 +206,7 @@ impl Default for Options<'_> {
             progress: None,
             retraction: true,
             shorter: true,
+            rights: Rights::default(),
         }
     }
 }
@@ -136,6 +238,25 @@ impl Games {
     }
 }
 
+/// The games that end with the same final rights (those the problem
+/// leaves unstated): what a judge reads as "unique if Black cannot castle".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RightsGroup {
+    /// The final rights; only the unstated ones are set.
+    pub rights: Rights,
+    /// Games of the stipulated length.
+    pub exact: u64,
+    /// Shorter games of the same parity.
+    pub short: u64,
+}
+
+impl RightsGroup {
+    /// Whether the problem would be sound with these rights stated.
+    pub fn unique(&self) -> bool {
+        self.exact == 1 && self.short == 0
+    }
+}
+
 /// What the proof-game stage concludes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Judgement {
@@ -161,6 +282,12 @@ pub struct Outcome {
     pub short: Vec<Games>,
     /// Why, when the judgement needs explaining.
     pub notes: Vec<String>,
+    /// With rights left unstated and more than one game (or a shorter
+    /// one), the games listed grouped by the rights they end with.
+    pub by_rights: Vec<RightsGroup>,
+    /// Whether `by_rights` covers every game counted (else only those
+    /// listed).
+    pub by_rights_complete: bool,
     pub nodes: u64,
     pub elapsed: Duration,
 }
@@ -205,6 +332,8 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
         },
         short: Vec::new(),
         notes: Vec::new(),
+        by_rights: Vec::new(),
+        by_rights_complete: false,
         nodes: 0,
         elapsed: Duration::ZERO,
     };
@@ -281,7 +410,13 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
     };
     let goals: Vec<Goal> = targets
         .iter()
-        .map(|t| Goal::new(&t.analysis, (t.offset == 1).then_some(diagram), None))
+        .map(|t| {
+            Goal::new(
+                &t.analysis,
+                (t.offset == 1).then_some(diagram),
+                options.rights,
+            )
+        })
         .collect();
     let fresh;
     let table = match options.table {
@@ -364,6 +499,9 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
             }
         ));
     }
+    if judgement == Judgement::Cooked && !options.rights.all_stated() {
+        group_by_rights(&mut outcome, &options.rights);
+    }
     let note = (!outcome.short.is_empty()).then(|| {
         let lengths: Vec<String> = outcome.short.iter().map(Games::describe).collect();
         format!(
@@ -372,6 +510,97 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
         )
     });
     finish(outcome, judgement, note)
+}
+
+/// Fills `outcome.by_rights` from the games listed, and a note a judge
+/// reads: which final rights (of those `stated` leaves open) would make the
+/// problem sound.
+fn group_by_rights(outcome: &mut Outcome, stated: &Rights) {
+    let mut groups: Vec<RightsGroup> = Vec::new();
+    let mut listed = 0;
+    let lengths =
+        std::iter::once((&outcome.exact, true)).chain(outcome.short.iter().map(|g| (g, false)));
+    for (games, exact) in lengths {
+        for line in &games.lines {
+            let Some(last) = replay(&line.uci) else {
+                continue;
+            };
+            listed += 1;
+            let rights = stated.unstated_of(&last);
+            let i = match groups.iter().position(|g| g.rights == rights) {
+                Some(i) => i,
+                None => {
+                    groups.push(RightsGroup {
+                        rights,
+                        exact: 0,
+                        short: 0,
+                    });
+                    groups.len() - 1
+                }
+            };
+            if exact {
+                groups[i].exact += 1;
+            } else {
+                groups[i].short += 1;
+            }
+        }
+    }
+    let counted = std::iter::once(&outcome.exact)
+        .chain(&outcome.short)
+        .try_fold(0u64, |n, g| g.complete.then(|| n.saturating_add(g.count)));
+    outcome.by_rights_complete = counted == Some(listed);
+    if groups.is_empty() {
+        return;
+    }
+    let described: Vec<String> = groups
+        .iter()
+        .map(|g| {
+            format!(
+                "{}: {} of {} plies, {} shorter{}",
+                g.rights.describe(),
+                g.exact,
+                outcome.exact.plies,
+                g.short,
+                if g.unique() && outcome.by_rights_complete {
+                    " (sound with these rights)"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect();
+    let scope = if outcome.by_rights_complete {
+        "the games"
+    } else {
+        "the games listed (not all that were counted)"
+    };
+    outcome.notes.push(format!(
+        "final rights were not stated; {scope} by the rights they end with: {}",
+        described.join("; ")
+    ));
+    if outcome.by_rights_complete {
+        if let Some(g) = groups.iter().find(|g| g.unique()) {
+            outcome.notes.push(format!(
+                "unique if the diagram states {}: the other games end with other rights",
+                g.rights.describe()
+            ));
+        }
+    }
+    outcome.by_rights = groups;
+}
+
+/// The position after the UCI moves `uci` from the initial array.
+fn replay(uci: &[String]) -> Option<Chess> {
+    let mut pos = Chess::default();
+    for text in uci {
+        let m = text
+            .parse::<shakmaty::uci::UciMove>()
+            .ok()?
+            .to_move(&pos)
+            .ok()?;
+        pos.play_unchecked(m);
+    }
+    Some(pos)
 }
 
 /// The verdict on the games found of the stipulated length (`exact`) and
@@ -449,7 +678,11 @@ pub fn prove(setup: &Setup, max_plies: u32, deadline: Instant) -> Option<Line> {
     }
     let table = Table::sized(16, 16);
     let shared = Shared::new(&table, Some(deadline), None, u32::MAX);
-    let goal = Goal::new(&analysis, None, Some(setup.castling_rights));
+    let rights = Rights {
+        castling: Some(setup.castling_rights),
+        en_passant: None,
+    };
+    let goal = Goal::new(&analysis, None, rights);
     let start = Chess::default();
     let first = u32::from(setup.turn == Color::Black);
     let mut worker = Worker::new(&shared, goal, false, max_plies, 0);
@@ -476,8 +709,31 @@ pub fn may_reach(diagram: &Board, pos: &Chess, left: u32) -> bool {
     let analysis = Analysis::new(diagram);
     let table = Table::sized(1, 10);
     let shared = Shared::new(&table, None, None, u32::MAX);
-    let goal = Goal::new(&analysis, None, None);
+    let goal = Goal::new(&analysis, None, Rights::default());
     Worker::probe(&shared, goal).feasible(pos, left)
+}
+
+/// The first prefix of `game` (its number of plies) that the search's
+/// static tests reject with the plies left to the end of the game, towards
+/// the board `game` ends on with the stated `rights`; `None` when they let
+/// every prefix through, as they must (a test for the bound's soundness).
+pub fn first_rejected_prefix(diagram: &Board, rights: Rights, game: &[Move]) -> Option<usize> {
+    let analysis = Analysis::new(diagram);
+    let table = Table::sized(1, 10);
+    let shared = Shared::new(&table, None, None, u32::MAX);
+    let goal = Goal::new(&analysis, None, rights);
+    let mut probe = Worker::probe(&shared, goal);
+    let mut pos = Chess::default();
+    let length = game.len();
+    for (i, m) in game.iter().enumerate() {
+        let castling = pos.castles().castling_rights();
+        if !rights.still_possible(castling) || !probe.feasible(&pos, (length - i) as u32) {
+            return Some(i);
+        }
+        pos.play_unchecked(*m);
+    }
+    let reached = pos.board() == diagram && rights.met_by(&pos);
+    (!reached || !probe.feasible(&pos, 0)).then_some(length)
 }
 
 /// Why no game of any length can reach the diagram, if the static analysis

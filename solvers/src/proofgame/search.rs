@@ -18,7 +18,7 @@ use super::analysis::{Analysis, MoveBound, Need, Victims};
 use super::hash::{self, mix, side_key, BoardHash};
 use super::memo::{Answers, Memo, SideCache};
 use super::solo::Solo;
-use super::Progress;
+use super::{Progress, Rights};
 use crate::search::{payload, Table};
 
 /// What a search aims at: the diagram, or (last-move retraction) a
@@ -31,36 +31,34 @@ pub(crate) struct Goal<'g> {
     /// Mixed into table keys: a key means the same fact for every search
     /// towards the same goal, so goals, and searches, can share one table.
     salt: u64,
-    /// Castling rights (rook squares) the final position must have exactly,
-    /// when the goal fixes them (a FEN does; a proof-game diagram does not).
-    pub rights: Option<Bitboard>,
+    /// The castling rights and en-passant square the final position must
+    /// have, where the problem states them.
+    pub rights: Rights,
 }
 
 impl<'g> Goal<'g> {
-    pub fn new(
-        analysis: &'g Analysis,
-        last: Option<&'g Board>,
-        rights: Option<Bitboard>,
-    ) -> Goal<'g> {
+    pub fn new(analysis: &'g Analysis, last: Option<&'g Board>, rights: Rights) -> Goal<'g> {
         let board = |b: &Board| BoardHash::new(b).board();
         // Distinct constants for "no diagram after" and "any rights", so
         // that they differ from every board and every set of rights.
         let last_key = last.map_or(0x6A09_E667_F3BC_C908, board);
-        let rights_key = rights.map_or(0xBB67_AE85_84CA_A73B, |r| r.0);
+        let castling_key = rights.castling.map_or(0xBB67_AE85_84CA_A73B, |r| r.0);
+        let ep_key = rights
+            .en_passant
+            .map_or(0xA54F_F53A_5F1D_36F1, |ep| ep.map_or(64, |sq| sq as u64));
         Goal {
             analysis,
             last,
             rights,
-            salt: mix(mix(mix(board(analysis.target())) ^ last_key) ^ rights_key),
+            salt: mix(mix(mix(mix(board(analysis.target())) ^ last_key) ^ castling_key) ^ ep_key),
         }
     }
 
-    /// Whether `pos` is the goal position.
+    /// Whether `pos` is the goal position (for a retracted goal, the
+    /// rights are those after the last move: see
+    /// [`Goal::finishing_moves`]).
     fn reached(&self, pos: &Chess) -> bool {
-        pos.board() == self.analysis.target()
-            && self
-                .rights
-                .is_none_or(|rights| pos.castles().castling_rights() == rights)
+        pos.board() == self.analysis.target() && (self.last.is_some() || self.rights.met_by(pos))
     }
 
     /// The moves from `pos` (on the goal's board) that end the game.
@@ -73,7 +71,7 @@ impl<'g> Goal<'g> {
                 .filter(|m| {
                     let mut child = pos.clone();
                     child.play_unchecked(*m);
-                    child.board() == last
+                    child.board() == last && self.rights.met_by(&child)
                 })
                 .collect(),
         }
@@ -555,6 +553,15 @@ impl<'s, 'a> Worker<'s, 'a> {
             };
             self.shared.solutions.fetch_add(found, Ordering::Relaxed);
             return found;
+        }
+        // Stated castling rights are lost, never gained.
+        if self.goal.rights.castling.is_some()
+            && !self
+                .goal
+                .rights
+                .still_possible(pos.castles().castling_rights())
+        {
+            return 0;
         }
         let Some(found) = self.feasible_keys(pos, hash, left) else {
             return 0;

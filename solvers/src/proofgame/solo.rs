@@ -12,7 +12,8 @@
 //! such game of the side alone reaches the diagram's units in exactly its
 //! moves left, no game does. Once the side has no move to spare, a unit
 //! to be taken never moves again, so it is taken off at once: only those
-//! orders are searched.
+//! orders are searched. A rook taken off keeps its castling right: it may
+//! castle first (moved by the king's move) and be taken on its new square.
 
 use shakmaty::{attacks, Bitboard, Board, Castles, CastlingSide, Color, Rank, Role, Square};
 
@@ -111,8 +112,10 @@ impl<'a> Solo<'a> {
             };
             let mut fewer = board.clone();
             fewer.discard_piece_at(sq);
-            let mut rights = castles.clone();
-            rights.discard_rook(sq);
+            // A rook taken off keeps its castling right: it may castle
+            // first (the king's move) and be taken on its new square,
+            // which the king's castling then stands for.
+            let rights = castles.clone();
             if self.search((&fewer, &rights, side ^ piece_key(sq, piece)), left, cache) {
                 return true;
             }
@@ -129,7 +132,11 @@ impl<'a> Solo<'a> {
         let (a, color) = (self.analysis, self.color);
         let (board, castles, side) = state;
         debug_assert_eq!(side, BoardHash::new(board).side(color), "kept move by move");
-        let key = units_key(side, castles.castling_rights() & board.occupied());
+        // The side's rights whether or not their rooks are still there (a
+        // rook taken off keeps its right), so that such states have keys
+        // of their own, apart from every position of the search.
+        let own_rights = castles.castling_rights() & Bitboard::from_rank(color.backrank());
+        let key = units_key(side, own_rights);
         let Some(need) = cache.need(a, (board, castles), color, key) else {
             return false;
         };
@@ -148,9 +155,9 @@ impl<'a> Solo<'a> {
             return true;
         }
         self.states -= 1;
+        let may_move = need.moves < moves || !self.must_take(board);
         let found = self.after_taking(state, (moves, captures), cache)
-            || ((need.moves < moves || !self.must_take(board))
-                && self.after_moving(state, key, (moves, captures), cache));
+            || (may_move && self.after_moving(state, key, (moves, captures), cache));
         self.seen.insert(memo, found);
         found
     }
@@ -280,6 +287,7 @@ impl<'a> Solo<'a> {
         if let Some((way, rook)) = m
             .castle
             .and_then(|way| Some((way, castles.rook(color, way)?)))
+            .filter(|&(_, rook)| board.piece_at(rook) == Some(Role::Rook.of(color)))
         {
             side ^= moved(&mut child, rook, way.rook_to(color), Role::Rook, Role::Rook);
         }
