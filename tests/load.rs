@@ -162,8 +162,19 @@ fn fifty_kill_9_at_random_moments_lose_nothing_and_duplicate_nothing() {
     }
     let mut in_batch = 0;
     for _ in 0..kills {
+        // The moment is drawn as progress, not time, so that the kills fall
+        // within the batch however fast the machine is: after 1 to 40 more
+        // files are done (or 2 s), then 0 to 20 ms more, mid-job.
+        let before = spool.names("outbox/done").len();
+        let more = 1 + rng.below(40) as usize;
         spool.start();
-        std::thread::sleep(Duration::from_millis(20 + rng.below(400)));
+        let started = std::time::Instant::now();
+        while spool.names("outbox/done").len() < before + more
+            && started.elapsed() < Duration::from_secs(2)
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(Duration::from_millis(rng.below(20)));
         if spool.names("outbox/done").len() < files {
             in_batch += 1;
         }
