@@ -443,8 +443,9 @@ fn check_config_prints_a_hand_written_file_with_its_defaults_and_names_errors() 
         "- cooks:",
         "transport: file",
         "dir: mail",
-        // As written, relative to the file's folder, not resolved.
-        "dir: tables",
+        // The tables' folder: none given, so the per-user cache.
+        "dir: null",
+        "generate_up_to: 4",
         "smtp: null",
         "first_s: 10",
     ] {

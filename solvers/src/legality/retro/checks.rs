@@ -54,6 +54,43 @@ fn uncovered_by(setup: &Setup, discovered: Square, mover: Square, king: Square) 
     slider && attacks::between(discovered, king).intersects(vacated(setup, mover))
 }
 
+/// Whether an en-passant capture by the side that moved last can have
+/// uncovered both checks: the capturing pawn left one square and took the
+/// pawn beside it off another, so two lines may open at once while neither
+/// checker moved (Wilts and Geissler's proof game, spg121: ...h4xg3 e.p.
+/// opens the h-file for the h8 rook and the c8-h3 diagonal at g4).
+fn en_passant_uncovers_both(setup: &Setup, a: Square, b: Square, king: Square) -> bool {
+    let board = &setup.board;
+    let mover = !setup.turn;
+    let sliders = [a, b].into_iter().all(|c| {
+        board
+            .role_at(c)
+            .is_some_and(|r| matches!(r, Role::Bishop | Role::Rook | Role::Queen))
+    });
+    if !sliders {
+        return false;
+    }
+    // The capturing pawn now stands on its sixth rank; the victim stood
+    // beside the square it came from, behind where it stands now.
+    let back = if mover.is_white() { -8 } else { 8 };
+    (board.pawns() & board.by_color(mover))
+        .into_iter()
+        .filter(|&p| relative_rank(mover, p) == 5)
+        .any(|p| {
+            let Some(victim) = p.offset(back) else {
+                return false;
+            };
+            let origins = attacks::king_attacks(victim) & Bitboard::from_rank(victim.rank());
+            origins.into_iter().any(|origin| {
+                let vacated = Bitboard::from_square(origin).with(victim);
+                !board.occupied().intersects(vacated)
+                    && [a, b]
+                        .into_iter()
+                        .all(|c| attacks::between(c, king).intersects(vacated))
+            })
+        })
+}
+
 /// `ImpossibleCheck` when the side to move is in a double check that no
 /// single move can have given.
 pub fn check(setup: &Setup) -> Option<Reason> {
@@ -65,7 +102,10 @@ pub fn check(setup: &Setup) -> Option<Reason> {
         return None;
     }
     let (a, b) = (checkers.first()?, checkers.last()?);
-    if uncovered_by(setup, a, b, king) || uncovered_by(setup, b, a, king) {
+    if uncovered_by(setup, a, b, king)
+        || uncovered_by(setup, b, a, king)
+        || en_passant_uncovers_both(setup, a, b, king)
+    {
         return None;
     }
     Some(
@@ -98,6 +138,18 @@ mod tests {
     #[test]
     fn knight_uncovering_a_rook() {
         assert!(!flags("8/8/8/8/3N4/8/3k4/1K1R4 b - - 0 1"));
+    }
+
+    /// spg121's diagram: ...h4xg3 e.p. uncovered the rook and the bishop.
+    #[test]
+    fn en_passant_uncovers_two_sliders() {
+        assert!(!flags(
+            "rnb1kbnr/ppp2pp1/8/3pp3/4PP2/6pK/PPPP1q1P/RNBQ1BNR w - - 0 1"
+        ));
+        // Without the pawn that took en passant, nothing opened both lines.
+        assert!(flags(
+            "rnb1kbnr/ppp2pp1/8/3pp3/4PP2/7K/PPPP1q1P/RNBQ1BNR w - - 0 1"
+        ));
     }
 
     #[test]
