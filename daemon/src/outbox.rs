@@ -109,6 +109,20 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
 /// filesystems (an outbox on another mount than the inbox).
 pub fn move_file(from: &Path, to: &Path) -> io::Result<()> {
     match fs::rename(from, to) {
+        Ok(()) => {
+            // rename(2) does nothing when both names are links to one file:
+            // a claim cut short by kill -9 leaves the inbox name linked to
+            // the claimed one, and once that copy is done, the second
+            // claim's file is the same file as the one in done/. Its
+            // claimed name must still go.
+            use std::os::unix::fs::MetadataExt;
+            if let (Ok(a), Ok(b)) = (fs::symlink_metadata(from), fs::symlink_metadata(to)) {
+                if (a.dev(), a.ino()) == (b.dev(), b.ino()) {
+                    fs::remove_file(from)?;
+                }
+            }
+            Ok(())
+        }
         Err(e) if e.kind() == io::ErrorKind::CrossesDevices => {
             let temp = to.with_file_name(format!(
                 ".{}.{}.tmp",
@@ -127,6 +141,19 @@ pub fn move_file(from: &Path, to: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the kill -9 load test: a file claimed twice through one
+    /// inode stayed in `.processing/` after its move to done/.
+    #[test]
+    fn moving_a_link_onto_its_own_file_removes_the_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let (done, claimed) = (dir.path().join("done.fen"), dir.path().join("claimed.fen"));
+        fs::write(&done, "x").unwrap();
+        fs::hard_link(&done, &claimed).unwrap();
+        move_file(&claimed, &done).unwrap();
+        assert!(!claimed.exists());
+        assert_eq!(fs::read_to_string(&done).unwrap(), "x");
+    }
 
     #[test]
     fn verdicts_land_complete_and_nothing_else() {
