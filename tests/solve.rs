@@ -428,14 +428,24 @@ fn studies_are_judged_on_a_fresh_install() {
 
 /// Issue 30: a study beyond the tables gets the engine's findings, labelled
 /// as suspected, and no verdict from them. Runs the real engine (Debian's
-/// stockfish; CI installs it).
+/// stockfish). A machine with only the Rust toolchain has none, and the
+/// README's test command must pass there: the test says so and stops,
+/// unless `COOKD_REQUIRE_ENGINE` is set, as `.ci/run` sets it after
+/// installing stockfish, where a missing engine fails.
 #[test]
 fn engine_findings_for_a_study_beyond_the_tables() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = ["/usr/games/stockfish", "/usr/bin/stockfish"]
+    let found = ["/usr/games/stockfish", "/usr/bin/stockfish"]
         .into_iter()
-        .find(|p| Path::new(p).exists())
-        .expect("stockfish installed (apt-get install stockfish)");
+        .find(|p| Path::new(p).exists());
+    let Some(engine) = found else {
+        assert!(
+            std::env::var_os("COOKD_REQUIRE_ENGINE").is_none(),
+            "COOKD_REQUIRE_ENGINE is set but stockfish is not installed (apt-get install stockfish)"
+        );
+        eprintln!("engine_findings_for_a_study_beyond_the_tables: no stockfish here, not run");
+        return;
+    };
     // The bundled configuration with its stages replaced by one
     // tablebase stage that holds four units and has the engine.
     let bundled = fs::read_to_string(repo_root().join("pipeline.yaml")).unwrap();
