@@ -56,7 +56,7 @@ pub struct Summary {
     /// Cases where the reference found at least one key or line.
     pub with_solutions: u64,
     /// Helpmates with a planted solution line the production solver
-    /// must list (see [`planted_help`]).
+    /// must list (see [`super::generate::planted_line`]).
     pub planted: u64,
     /// Positions from random games checked by the legality stage.
     pub legality_cases: u64,

@@ -361,7 +361,7 @@ fn promotion_help(rng: &mut Rng, units: usize, turn: Color) -> Option<Chess> {
 /// Playouts tried per position by [`planted_line`].
 const PLAYOUTS: usize = 400;
 
-/// A [`promotion_help`] position and a random line of `plies` from it
+/// A `promotion_help` position (Black pawns about to promote) and a random line of `plies` from it
 /// (promotions and captures favoured, the last move a mate) that mates
 /// Black: a helpmate with at least that solution, planted by chance where
 /// the special moves are.
