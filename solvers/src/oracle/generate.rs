@@ -10,8 +10,8 @@
 //! passant is on; a castling; a promotion) before the problem starts.
 
 use shakmaty::{
-    Bitboard, Board, ByColor, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece,
-    Position, Role, Setup, Square,
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
+    Role, Setup, Square,
 };
 
 use super::Rng;
@@ -237,19 +237,7 @@ fn placement(rng: &mut Rng, max_units: usize, turn: Color, attack: bool) -> Opti
             units += 1;
         }
     }
-    let setup = Setup {
-        board,
-        promoted: Bitboard::EMPTY,
-        pockets: None,
-        turn,
-        castling_rights: castling,
-        ep_square: None,
-        remaining_checks: None::<ByColor<shakmaty::RemainingChecks>>,
-        halfmoves: 0,
-        fullmoves: std::num::NonZeroU32::MIN,
-    };
-    let pos = Chess::from_setup(setup, CastlingMode::Standard).ok()?;
-    (!pos.legal_moves().is_empty()).then_some(pos)
+    playable(board, turn, castling)
 }
 
 /// A mate problem for the oracle: a stipulation drawn with short lengths
@@ -343,19 +331,7 @@ fn promotion_help(rng: &mut Rng, units: usize, turn: Color) -> Option<Chess> {
             placed += 1;
         }
     }
-    let setup = Setup {
-        board,
-        promoted: Bitboard::EMPTY,
-        pockets: None,
-        turn,
-        castling_rights: Bitboard::EMPTY,
-        ep_square: None,
-        remaining_checks: None::<ByColor<shakmaty::RemainingChecks>>,
-        halfmoves: 0,
-        fullmoves: std::num::NonZeroU32::MIN,
-    };
-    let pos = Chess::from_setup(setup, CastlingMode::Standard).ok()?;
-    (!pos.legal_moves().is_empty()).then_some(pos)
+    playable(board, turn, Bitboard::EMPTY)
 }
 
 /// Playouts tried per position by [`planted_line`].
@@ -396,6 +372,17 @@ pub fn planted_line(
         }
     }
     None
+}
+
+/// The position of `board` with `turn` to move and the `castling` rights,
+/// when shakmaty accepts it and the side to move has a move.
+fn playable(board: Board, turn: Color, castling: Bitboard) -> Option<Chess> {
+    let mut setup = Setup::empty();
+    setup.board = board;
+    setup.turn = turn;
+    setup.castling_rights = castling;
+    let pos = Chess::from_setup(setup, CastlingMode::Standard).ok()?;
+    (!pos.legal_moves().is_empty()).then_some(pos)
 }
 
 /// The FEN of a position, for reports (en passant as FEN writes it).
