@@ -98,10 +98,13 @@ fn piece_left(facts: &Facts, color: Color, role: Role, home: Square) -> Left {
 /// Every square a pawn starting on `start` can have stood on with at most
 /// `spare` captures: straight ahead through squares not occupied all game,
 /// and diagonally ahead (a capture) onto squares whose unit never moved
-/// (that unit was never taken); no move from its last rank (it promoted).
+/// (that unit was never taken); no move from its last rank (it promoted)
+/// nor from a square where it checks a king that never moved (it was taken
+/// there).
 fn capturing_pawn_reach(facts: &Facts, color: Color, start: Square, spare: u32) -> Bitboard {
     let up = if color.is_white() { 8 } else { -8 };
     let blocked = facts.fixed;
+    let stuck = facts.pawn_dead_ends(color);
     let mut layer = Bitboard::from_square(start);
     let mut all = layer;
     for used in 0..=spare {
@@ -109,7 +112,7 @@ fn capturing_pawn_reach(facts: &Facts, color: Color, start: Square, spare: u32) 
         let mut frontier = layer;
         while frontier.any() {
             let mut next = Bitboard::EMPTY;
-            for sq in frontier {
+            for sq in frontier & !stuck {
                 if let Some(to) = sq.offset(up) {
                     next.add(to);
                 }
@@ -123,7 +126,7 @@ fn capturing_pawn_reach(facts: &Facts, color: Color, start: Square, spare: u32) 
             break;
         }
         let mut captured = Bitboard::EMPTY;
-        for sq in layer {
+        for sq in layer & !stuck {
             if Bitboard::BACKRANKS.contains(sq) {
                 continue;
             }
