@@ -95,52 +95,57 @@ fn piece_left(facts: &Facts, color: Color, role: Role, home: Square) -> Left {
     }
 }
 
-/// Every square a pawn starting on `start` can have stood on with at most
-/// `spare` captures: straight ahead through squares not occupied all game,
-/// and diagonally ahead (a capture) onto squares whose unit never moved
-/// (that unit was never taken); no move from its last rank (it promoted)
-/// nor from a square where it checks a king that never moved (it was taken
-/// there).
-fn capturing_pawn_reach(facts: &Facts, color: Color, start: Square, spare: u32) -> Bitboard {
+/// Per phase, every square a pawn starting on `start` can have stood on
+/// with at most `spare` captures. It steps straight ahead onto squares empty
+/// in that phase, and diagonally ahead (a capture) onto squares not held in
+/// that phase by a unit that is still on the board (that unit was never
+/// taken); the one-move pawns move in between, but never onto its square.
+/// So it cannot pass a pawn that never leaves its file. It makes no move
+/// from its last rank (it promoted) nor from a square where it checks a
+/// king that never moved (it was taken there).
+fn pawn_reach(facts: &Facts, color: Color, start: Square, spare: u32) -> Vec<Bitboard> {
     let up = if color.is_white() { 8 } else { -8 };
-    let blocked = facts.fixed;
-    let stuck = facts.pawn_dead_ends(color);
-    let mut layer = Bitboard::from_square(start);
-    let mut all = layer;
-    for used in 0..=spare {
-        // Straight advances within this capture count.
-        let mut frontier = layer;
-        while frontier.any() {
-            let mut next = Bitboard::EMPTY;
-            for sq in frontier & !stuck {
-                if let Some(to) = sq.offset(up) {
-                    next.add(to);
-                }
+    let stuck = facts.pawn_dead_ends(color) | Bitboard::BACKRANKS;
+    let spare = spare as usize;
+    // seen[phase][captures made]
+    let mut seen = vec![vec![Bitboard::EMPTY; spare + 1]; facts.phases()];
+    let mut stack = vec![(start, 0, 0)];
+    seen[0][0].add(start);
+    while let Some((sq, phase, used)) = stack.pop() {
+        let mut next = Vec::new();
+        for (i, pawn) in facts.phased.iter().enumerate() {
+            if phase & (1 << i) == 0 && pawn.dest != sq {
+                next.push((sq, phase | (1 << i), used));
             }
-            next &= !blocked & !layer;
-            layer |= next;
-            frontier = next;
         }
-        all |= layer;
-        if used == spare {
-            break;
-        }
-        let mut captured = Bitboard::EMPTY;
-        for sq in layer & !stuck {
-            if Bitboard::BACKRANKS.contains(sq) {
-                continue;
+        if !stuck.contains(sq) {
+            let held = facts.occupied(phase);
+            if let Some(to) = sq.offset(up).filter(|to| !held.contains(*to)) {
+                next.push((to, phase, used));
             }
             for df in [-1, 1] {
-                if let Some(to) = sq.offset(up + df) {
-                    if to.file().to_u32().abs_diff(sq.file().to_u32()) == 1 {
-                        captured.add(to);
-                    }
+                let diagonal = sq.offset(up + df).filter(|to| {
+                    to.file().to_u32().abs_diff(sq.file().to_u32()) == 1 && !held.contains(*to)
+                });
+                if let (Some(to), true) = (diagonal, used < spare) {
+                    next.push((to, phase, used + 1));
                 }
             }
         }
-        layer = captured & !blocked;
+        for (to, phase, used) in next {
+            if !seen[phase][used].contains(to) {
+                seen[phase][used].add(to);
+                stack.push((to, phase, used));
+            }
+        }
     }
-    all
+    seen.iter()
+        .map(|by_captures| {
+            by_captures
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, &bb| acc | bb)
+        })
+        .collect()
 }
 
 /// `spare`: captures this side's missing pawns can still make.
@@ -154,25 +159,12 @@ fn pawn_left(facts: &Facts, color: Color, file: u32, spare: u32) -> Left {
     } else {
         Rank::First
     });
-    let (reach, promo): (Vec<Bitboard>, Vec<Bitboard>) = if fixed_at.is_some() {
-        (
-            vec![Bitboard::from_square(start); facts.phases()],
-            vec![Bitboard::EMPTY; facts.phases()],
-        )
-    } else if spare == 0 {
-        // No capture left: it stays on its file, behind whatever never moves.
-        let r = reach::by_phase(
-            facts,
-            Mover::Pawn(color),
-            Bitboard::from_square(start),
-            &|_| Bitboard::EMPTY,
-        );
-        let promo = r.iter().map(|&bb| bb & last).collect();
-        (r, promo)
+    let reach = if fixed_at.is_some() {
+        vec![Bitboard::from_square(start); facts.phases()]
     } else {
-        let r = capturing_pawn_reach(facts, color, start, spare);
-        (vec![r; facts.phases()], vec![r & last; facts.phases()])
+        pawn_reach(facts, color, start, spare)
     };
+    let promo: Vec<Bitboard> = reach.iter().map(|&bb| bb & last).collect();
     let promoted = if fixed_at.is_some() || promo.iter().all(|bb| bb.is_empty()) {
         // No promotion square in any phase: it can never be a piece.
         Vec::new()
