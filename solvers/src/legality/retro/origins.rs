@@ -104,46 +104,58 @@ fn piece_left(facts: &Facts, color: Color, role: Role, home: Square) -> Left {
 /// from its last rank (it promoted) nor from a square where it checks a
 /// king that never moved (it was taken there).
 fn pawn_reach(facts: &Facts, color: Color, start: Square, spare: u32) -> Vec<Bitboard> {
-    let up = if color.is_white() { 8 } else { -8 };
     let stuck = facts.pawn_dead_ends(color) | Bitboard::BACKRANKS;
-    let spare = spare as usize;
-    // seen[phase][captures made]
-    let mut seen = vec![vec![Bitboard::EMPTY; spare + 1]; facts.phases()];
-    let mut stack = vec![(start, 0, 0)];
-    seen[0][0].add(start);
-    while let Some((sq, phase, used)) = stack.pop() {
-        let mut next = Vec::new();
-        for (i, pawn) in facts.phased.iter().enumerate() {
-            if phase & (1 << i) == 0 && pawn.dest != sq {
-                next.push((sq, phase | (1 << i), used));
-            }
+    let held: Vec<Bitboard> = (0..facts.phases()).map(|p| facts.occupied(p)).collect();
+    let ahead = |squares: Bitboard| -> Bitboard {
+        let movable = squares & !stuck;
+        if color.is_white() {
+            movable.shift(8)
+        } else {
+            movable.shift(-8)
         }
-        if !stuck.contains(sq) {
-            let held = facts.occupied(phase);
-            if let Some(to) = sq.offset(up).filter(|to| !held.contains(*to)) {
-                next.push((to, phase, used));
+    };
+    let captures = |squares: Bitboard| -> Bitboard {
+        (squares & !stuck)
+            .into_iter()
+            .fold(Bitboard::EMPTY, |acc, sq| {
+                acc | shakmaty::attacks::pawn_attacks(color, sq)
+            })
+    };
+    // reach[captures made][phase]. Every move leads to as many captures
+    // or more, and to the same phase or a later one (a superset of bits,
+    // so a larger number): one pass in that order is complete.
+    let mut reach = vec![vec![Bitboard::EMPTY; facts.phases()]; spare as usize + 1];
+    for used in 0..reach.len() {
+        for phase in 0..facts.phases() {
+            let mut layer = if used == 0 && phase == 0 {
+                Bitboard::from_square(start)
+            } else {
+                Bitboard::EMPTY
+            };
+            if used > 0 {
+                layer |= captures(reach[used - 1][phase]) & !held[phase];
             }
-            for df in [-1, 1] {
-                let diagonal = sq.offset(up + df).filter(|to| {
-                    to.file().to_u32().abs_diff(sq.file().to_u32()) == 1 && !held.contains(*to)
-                });
-                if let (Some(to), true) = (diagonal, used < spare) {
-                    next.push((to, phase, used + 1));
+            // A one-move pawn moves meanwhile, never onto this pawn.
+            for (i, pawn) in facts.phased.iter().enumerate() {
+                if phase & (1 << i) != 0 {
+                    layer |= reach[used][phase & !(1 << i)] & !Bitboard::from_square(pawn.dest);
                 }
             }
-        }
-        for (to, phase, used) in next {
-            if !seen[phase][used].contains(to) {
-                seen[phase][used].add(to);
-                stack.push((to, phase, used));
+            loop {
+                let next = layer | (ahead(layer) & !held[phase]);
+                if next == layer {
+                    break;
+                }
+                layer = next;
             }
+            reach[used][phase] = layer;
         }
     }
-    seen.iter()
-        .map(|by_captures| {
-            by_captures
+    (0..facts.phases())
+        .map(|phase| {
+            reach
                 .iter()
-                .fold(Bitboard::EMPTY, |acc, &bb| acc | bb)
+                .fold(Bitboard::EMPTY, |acc, by| acc | by[phase])
         })
         .collect()
 }
