@@ -227,8 +227,10 @@ fn planted_help(
     pools: &Pools,
 ) {
     // Longer lines, or more units, can have millions of solutions, which
-    // the production solver lists one by one.
-    let plies = 3 + rng.below(5) as u32;
+    // the production solver lists one by one: seven plies with six units
+    // gave up to 4.5 million (k7/2K5/8/4N3/8/8/5p1p/2R5 w, h#3.5: 40 s and
+    // 3 GB to list them), so the lines stop at six plies (h#3).
+    let plies = 3 + rng.below(4) as u32;
     let stipulation = Stipulation::Help { plies };
     let units = 4 + rng.below(3);
     let Some((pos, line)) =
