@@ -374,20 +374,24 @@ fn report(ctx: &Ctx, g: &Graph, color: Color, needs: &[usize], lefts: &[usize]) 
     };
     let listed: Vec<String> = kinds.iter().map(|&k| need_name(ctx, k, color)).collect();
     let candidates: Vec<String> = lefts.iter().map(|&l| g.lefts[l].name()).collect();
-    let who = if candidates.is_empty() {
+    let side = color_name(color);
+    let detail = if let [one] = listed.as_slice() {
         format!(
-            "no original {} unit could be any of them",
-            color_name(color)
+            "{one} must be an original {side} unit that could have got there, but no original \
+             {side} unit could (units that never moved and one-move pawns block the way)"
         )
     } else {
-        format!("only {} could be any of them", candidates.join(", "))
+        let who = if candidates.is_empty() {
+            format!("no original {side} unit could be any of them")
+        } else {
+            format!("only {} could be any of them", candidates.join(", "))
+        };
+        format!(
+            "{} must each be a different original {side} unit that could have got there, but \
+             {who} (units that never moved and one-move pawns block the way)",
+            listed.join(", ")
+        )
     };
-    let detail = format!(
-        "{} must each be a different original {} unit that could have got there, but {who} \
-         (units that never moved and one-move pawns block the way)",
-        listed.join(", "),
-        color_name(color)
-    );
     let mut squares = Bitboard::EMPTY;
     for k in &kinds {
         match *k {
