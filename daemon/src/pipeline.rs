@@ -276,7 +276,7 @@ fn tablebase_stage(problem: &Problem, options: &TablebaseOptions, verdict: &mut 
     verdict.tablebase = judgement.report;
     let study = matches!(problem.stipulation, Stipulation::Win | Stipulation::Draw);
     if study {
-        engine_check(&pos, problem, options, verdict);
+        engine_check(&pos, problem, options, &sources, verdict);
     }
     if let Some(outcome) = judgement.outcome {
         if study || verdict.verdict == Kind::Unsolved {
@@ -290,9 +290,16 @@ fn tablebase_stage(problem: &Problem, options: &TablebaseOptions, verdict: &mut 
 }
 
 /// Studies: the engine's suspected findings at the main-line positions
-/// beyond the tables' `max_pieces`. They go in the verdict's `engine`
-/// section and notes, and never change the verdict.
-fn engine_check(pos: &Chess, problem: &Problem, options: &TablebaseOptions, verdict: &mut Verdict) {
+/// the tables do not hold (beyond `max_pieces`, or with no table at hand
+/// or made on demand). They go in the verdict's `engine` section and
+/// notes, and never change the verdict.
+fn engine_check(
+    pos: &Chess,
+    problem: &Problem,
+    options: &TablebaseOptions,
+    sources: &solvers::tablebase::judge::Sources<'_>,
+    verdict: &mut Verdict,
+) {
     use solvers::engine::{self, Limit};
     use solvers::tablebase::judge::{beyond_tables, claimed_result, san_tokens};
     use solvers::tablebase::study::MainLine;
@@ -300,7 +307,7 @@ fn engine_check(pos: &Chess, problem: &Problem, options: &TablebaseOptions, verd
         return;
     };
     let (line, _) = MainLine::play(pos, &san_tokens(solution));
-    let plies = beyond_tables(&line, options.max_pieces);
+    let plies = beyond_tables(&line, sources, options.max_pieces);
     if plies.is_empty() {
         return;
     }

@@ -22,10 +22,33 @@ pub struct Sources<'a> {
     pub generate_up_to: u32,
 }
 
+impl Sources<'_> {
+    /// Whether the tables hold positions of `material`: within
+    /// `max_pieces`, and a DTM table at hand, one small enough to make on
+    /// demand, or a Syzygy table. A study's main line is judged by the
+    /// tables from the first position they hold; the engine looks at the
+    /// positions before (a five-unit study with no five-unit tables made
+    /// is beyond the tables, not unjudged).
+    pub fn hold(&self, material: &Material, max_pieces: u32) -> bool {
+        let units = material.count();
+        units <= max_pieces
+            && (units <= self.generate_up_to
+                || self.dtm.has(material)
+                || self
+                    .syzygy
+                    .is_some_and(|s| units as usize <= s.max_pieces()))
+    }
+}
+
 /// `tablebase` in the verdict: about the diagram or, for a study with more
 /// units than the tables, the first position of its main line they hold.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
+    /// The main-line ply of the position reported on: 0 for the diagram,
+    /// later where a study's line enters the tables (then the moves
+    /// before are the engine's, and the tables never call it sound).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub from_ply: usize,
     pub material: String,
     /// For the side to move in that position.
     pub wdl: Wdl,
@@ -41,6 +64,10 @@ pub struct Report {
     /// result, each with its class; only cooks make a study cooked.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<Finding>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// What the stage concluded about the problem, when it could.
@@ -80,10 +107,29 @@ pub fn judge(
             "tablebase: main line stops at {token:?}, not a legal move"
         ));
     }
+    // A position within max_pieces whose table is neither at hand nor
+    // made on demand: say how to get it (until then a study is judged from
+    // where its line enters the tables at hand).
+    if let Some(pos) = line
+        .positions
+        .iter()
+        .find(|p| Material::of(p.board()).count() <= max_pieces)
+    {
+        let material = Material::of(pos.board());
+        if !sources.hold(&material, max_pieces) {
+            out.notes.push(format!(
+                "tablebase: no {material} table at hand, and {} units are more than generate_up_to ({}) makes on demand; generate it with `cookd tb generate --dir {} {}`",
+                material.count(),
+                sources.generate_up_to,
+                sources.dtm.dir().display(),
+                material.normalized().0
+            ));
+        }
+    }
     // A study beyond the tables is judged by them from where its main
     // line enters them (the engine looks at the part before).
     let Some(entry) = (0..line.positions.len())
-        .find(|&ply| Material::of(line.positions[ply].board()).count() <= max_pieces)
+        .find(|&ply| sources.hold(&Material::of(line.positions[ply].board()), max_pieces))
     else {
         return out;
     };
@@ -127,6 +173,7 @@ pub fn judge(
         },
     };
     let mut report = Report {
+        from_ply: entry,
         material: material.to_string(),
         wdl,
         dtm: dtm.and_then(Dtm::plies),
@@ -197,11 +244,11 @@ pub fn claimed_result(stipulation: Stipulation) -> Wdl {
     }
 }
 
-/// The main-line plies with more units than the tables hold: the engine's
-/// part of the line.
-pub fn beyond_tables(line: &MainLine, max_pieces: u32) -> Vec<usize> {
+/// The main-line plies whose positions the tables do not hold (see
+/// [`Sources::hold`]): the engine's part of the line.
+pub fn beyond_tables(line: &MainLine, sources: &Sources<'_>, max_pieces: u32) -> Vec<usize> {
     (0..line.moves.len())
-        .filter(|&ply| Material::of(line.positions[ply].board()).count() > max_pieces)
+        .filter(|&ply| !sources.hold(&Material::of(line.positions[ply].board()), max_pieces))
         .collect()
 }
 
