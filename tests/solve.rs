@@ -6,9 +6,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-#[path = "../solvers/tests/common/mod.rs"]
-mod common;
-use common::read_csv;
+use solvers::testing::read_csv;
 
 /// The binary, with its per-user table cache in the build's temporary
 /// folder: the tablebase stage generates small tables on demand, and tests

@@ -30,7 +30,7 @@ use tokio::sync::{mpsc, watch, Notify, OwnedMutexGuard, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::{interval_at, Interval, MissedTickBehavior};
 
-use solvers::problem::{Location, ParseError, ParseErrorKind, MAX_FILE_BYTES};
+use solvers::problem::ParseErrorKind;
 use solvers::verdict::{Kind, Verdict};
 
 use crate::config::Config;
@@ -38,7 +38,7 @@ use crate::inbox::{Claim, Inbox, Notice, SETTLE};
 use crate::journal::{self, unix_now, Journal, StoredVerdict};
 use crate::outbox::{Outbox, VerdictFiles};
 use crate::service::{self, Request, Signals};
-use crate::{mail, pipeline, report};
+use crate::{intake, mail, pipeline, report};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -73,8 +73,8 @@ struct Daemon {
     outbox: Outbox,
     journal: Arc<Journal>,
     pool: rayon::ThreadPool,
-    /// Search tables every job shares.
-    tables: pipeline::Tables,
+    /// The stages' long-lived resources every job shares.
+    resources: solvers::stage::Resources,
     config: watch::Sender<Arc<Settings>>,
     /// Set on SIGTERM: jobs that have not started solving leave their file
     /// in `.processing/` for the next start instead.
@@ -269,14 +269,9 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
     let inbox = Inbox::open(&config.path(&config.inbox))?;
     let outbox = Outbox::open(&config.path(&config.outbox))?;
     let journal = Arc::new(Journal::open(&config.path(&config.database))?);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = config.threads.get(cores);
+    let pool = pipeline::solver_pool(&config)?;
+    let threads = pool.current_num_threads();
     let in_flight = config.in_flight.get(4 * threads);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("cookd-solve-{i}"))
-        .build()
-        .context("cannot start the solver pool")?;
     let rescan_every = Duration::from_secs_f64(config.rescan_s);
     tracing::info!(
         inbox = %inbox.dir().display(),
@@ -293,7 +288,7 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
         outbox,
         journal,
         pool,
-        tables: pipeline::Tables::default(),
+        resources: solvers::stage::Resources::default(),
         config: config_tx,
         stopping: AtomicBool::new(false),
         keys: KeyLocks::default(),
@@ -567,20 +562,14 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'sta
         .map_err(|e| anyhow!("a blocking task failed: {e}"))?
 }
 
-/// A file's content, or why it cannot be judged at all.
-enum Content {
-    Bytes(Vec<u8>),
-    Poison(ParseErrorKind),
-}
-
 async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
     let settings = d.config.borrow().clone();
     let started = unix_now();
     let path = job.path.clone();
-    let content = blocking(move || read(&path)).await?;
+    let content = blocking(move || Ok(intake::read(&path))).await?;
     let bytes = match content {
-        Content::Bytes(bytes) => bytes,
-        Content::Poison(kind) => {
+        Ok(bytes) => bytes,
+        Err(kind) => {
             return blocking(move || quarantine_unread(&d, &settings, &job, kind, started)).await;
         }
     };
@@ -608,7 +597,7 @@ async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
             // judge() catches panics per problem; this also covers parsing.
             // A panic escaping a rayon job would abort the whole daemon.
             let verdicts = catch_unwind(AssertUnwindSafe(|| {
-                pipeline::judge_file_with(&name, &bytes, &settings.config.stages, &d.tables)
+                pipeline::judge_file_with(&name, &bytes, &settings.config.stages, &d.resources)
             }))
             .map_err(|_| "internal error while reading this file".to_owned());
             let _ = tx.send(Some(verdicts));
@@ -617,41 +606,15 @@ async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
     let verdicts = match rx.await.context("the solver pool dropped a job")? {
         None => return Ok(Outcome::Requeued),
         Some(Ok(verdicts)) => verdicts,
-        Some(Err(why)) => vec![Verdict::for_error(&ParseError {
-            file: job.name.to_string_lossy().into_owned(),
-            location: Location { line: 1, column: 1 },
-            index: 0,
-            kind: ParseErrorKind::Syntax(why),
-        })],
+        Some(Err(why)) => vec![intake::file_error(
+            &job.name.to_string_lossy(),
+            ParseErrorKind::Syntax(why),
+        )],
     };
     let d2 = d.clone();
     let outcome =
         blocking(move || record_judged(&d2, &settings, &job, &key, &verdicts, started)).await?;
     Ok(outcome)
-}
-
-/// Reads a claimed file, refusing one far larger than any problem file
-/// without reading it into memory.
-fn read(path: &Path) -> Result<Content> {
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) => {
-            return Ok(Content::Poison(ParseErrorKind::Syntax(format!(
-                "cannot read file: {e}"
-            ))))
-        }
-    };
-    if meta.len() > MAX_FILE_BYTES as u64 {
-        return Ok(Content::Poison(ParseErrorKind::TooLarge(
-            meta.len() as usize
-        )));
-    }
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Content::Bytes(bytes)),
-        Err(e) => Ok(Content::Poison(ParseErrorKind::Syntax(format!(
-            "cannot read file: {e}"
-        )))),
-    }
 }
 
 fn stem(name: &OsString) -> String {
@@ -792,12 +755,7 @@ fn quarantine_unread(
     started: f64,
 ) -> Result<Outcome> {
     let name = job.name.to_string_lossy().into_owned();
-    let verdict = Verdict::for_error(&ParseError {
-        file: name.clone(),
-        location: Location { line: 1, column: 1 },
-        index: 0,
-        kind,
-    });
+    let verdict = intake::file_error(&name, kind);
     let why = verdict.error.clone().unwrap_or_default();
     let stored = [stored(&verdict)?];
     d.journal.record(

@@ -17,7 +17,7 @@ use anyhow::{Context, Result};
 use shakmaty::{fen::Fen, CastlingMode, Chess};
 
 use solvers::mate::{Solver, Stats};
-use solvers::search::Table;
+use solvers::transposition::Table;
 use solvers::Stipulation;
 
 use crate::config::{Config, Parallel, Stage};

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{fen::Fen, CastlingMode, Chess};
 use solvers::mate::{Found, Parallelism, Solver};
-use solvers::search::Table;
+use solvers::transposition::Table;
 use solvers::Stipulation;
 use std::sync::Arc;
 

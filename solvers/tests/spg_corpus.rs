@@ -1,6 +1,6 @@
-//! The proof-game solver judged on the shared corpus (tests/data/spg.csv, a
-//! copy of ../shared/corpus/spg.csv): every row's verdict and number of games
-//! must match, and the games the corpus lists must be among those found.
+//! The proof-game solver judged on the corpus (tests/data/spg.csv): every
+//! row's verdict and number of games must match, and the games the corpus
+//! lists must be among those found.
 //!
 //! The default run takes the rows up to `QUICK_PLIES` half-moves that the
 //! reference solver did not find slow either; the rest
@@ -12,10 +12,12 @@ use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use solvers::proofgame::{self, Judgement, Options};
-use solvers::search::Table;
+use solvers::transposition::Table;
 
 mod common;
 use common::{data, read_csv};
+use solvers::testing::corpus_verdict;
+use solvers::verdict::Kind;
 
 /// Rows up to this length run in the default (dev-profile) test...
 const QUICK_PLIES: u32 = 16;
@@ -25,16 +27,6 @@ const REFERENCE_QUICK_S: f64 = 10.0;
 
 /// Per-row limit: far above what a row in scope needs.
 const ROW_BUDGET: Duration = Duration::from_secs(120);
-
-fn judgement_word(j: Judgement) -> &'static str {
-    match j {
-        Judgement::Sound => "unique",
-        Judgement::Cooked => "cooked",
-        Judgement::NoSolution => "no_solution",
-        Judgement::Illegal => "illegal",
-        Judgement::Unsolved => "unsolved",
-    }
-}
 
 /// Checks one row; `Err` says what is wrong.
 fn check_row(row: &HashMap<String, String>, table: &Table) -> Result<(), String> {
@@ -54,8 +46,8 @@ fn check_row(row: &HashMap<String, String>, table: &Table) -> Result<(), String>
         ..Options::default()
     };
     let outcome = proofgame::solve(&board, plies, &options).map_err(|e| format!("{id}: {e}"))?;
-    let got = judgement_word(outcome.judgement);
-    if got != row["verdict"] {
+    let got = Kind::from(outcome.judgement);
+    if Some(got) != corpus_verdict(&row["verdict"]) {
         return Err(format!(
             "{id}: verdict {got}, want {} ({:?})",
             row["verdict"], outcome.notes

@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role, Square};
 use solvers::proofgame::{self, Judgement, Options, Rights};
-use solvers::search::Table;
+use solvers::transposition::Table;
+use solvers::verdict::Kind;
 
 /// SplitMix64: a deterministic generator small enough to live here, so
 /// that a seed names the same games on every machine and version.
@@ -260,13 +261,7 @@ fn search_cases(seed: u64, cases: u64, max_plies: u32, budget: Duration) -> Tall
             tally.disagreements.push(format!(
                 "case {case} (seed {seed}): {} ({} games of {length} plies, listed: {listed}, \
                  rights {rights:?}; {:?}): {played}",
-                match outcome.judgement {
-                    Judgement::Sound => "unique",
-                    Judgement::Cooked => "cooked",
-                    Judgement::NoSolution => "no_solution",
-                    Judgement::Illegal => "illegal",
-                    Judgement::Unsolved => "unsolved",
-                },
+                Kind::from(outcome.judgement),
                 outcome.exact.count,
                 outcome.notes
             ));

@@ -11,7 +11,7 @@ use std::path::Path;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
-use solvers::tablebase::judge::{self, Outcome, Sources};
+use solvers::tablebase::judge::{self, Judgement, Sources};
 use solvers::tablebase::study::Class;
 use solvers::tablebase::DtmTables;
 use solvers::Stipulation;
@@ -48,20 +48,20 @@ fn every_study_has_its_published_status() {
             .map(|f| format!("{}.{}", f.move_number, f.alternative))
             .collect();
         let agrees = match row["status"].as_str() {
-            "sound" => j.outcome == Some(Outcome::Sound) && cooks.is_empty(),
+            "sound" => j.judgement == Some(Judgement::Sound) && cooks.is_empty(),
             "cooked" => {
-                j.outcome == Some(Outcome::Cooked)
+                j.judgement == Some(Judgement::Cooked)
                     && row["cook"]
                         .split(';')
                         .all(|c| cooks.iter().any(|k| k == c.trim()))
             }
-            "unsound" => j.outcome == Some(Outcome::Unsound),
+            "unsound" => j.judgement == Some(Judgement::Unsound),
             other => panic!("{id}: unknown status {other}"),
         };
         if !agrees {
             disagree.push(format!(
                 "{id}: expected {} {}, got {:?} with cooks {cooks:?}; notes {:?}",
-                row["status"], row["cook"], j.outcome, j.notes
+                row["status"], row["cook"], j.judgement, j.notes
             ));
         }
     }

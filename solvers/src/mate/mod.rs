@@ -17,9 +17,9 @@ use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
-use crate::check::{checking_moves, gives_check, is_checkmate, CheckInfo};
-use crate::search::{payload, Table};
+use crate::checking::{checking_moves, gives_check, is_checkmate, CheckInfo};
 use crate::stipulation::Stipulation;
+use crate::transposition::{payload, Table};
 use picture::{Costs, Pictures, Units};
 
 mod help_bound;
@@ -338,7 +338,9 @@ impl Solver {
             _ => (0, 0),
         };
         let zobrist = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        let salt = crate::search::mix(zobrist ^ crate::search::mix(u64::from(n) << 2 | kind));
+        let salt = crate::transposition::mix(
+            zobrist ^ crate::transposition::mix(u64::from(n) << 2 | kind),
+        );
         match stipulation {
             Stipulation::Direct { moves } | Stipulation::SelfMate { moves } => {
                 need(shakmaty::Color::White)?;
@@ -1067,14 +1069,8 @@ fn render_line(start: &Chess, line: &[Move]) -> Line {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
 
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::testing::position;
 
     /// The in-place ordering agrees with a stable sort on (not check, not
     /// capture), on positions with checks, captures and promotions.

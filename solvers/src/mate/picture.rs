@@ -187,7 +187,7 @@ impl Units {
 
 /// A White unit's final state in a picture.
 #[derive(Debug, Clone, Copy)]
-struct Named {
+struct Placed {
     id: u8,
     role: Role,
     sq: Square,
@@ -197,7 +197,7 @@ struct Named {
 #[derive(Debug, Clone, Copy)]
 struct Picture {
     king: Square,
-    named: [Named; MAX_NAMED],
+    named: [Placed; MAX_NAMED],
     n_named: u8,
     /// Bit `id` set for each named unit.
     named_ids: u32,
@@ -218,7 +218,7 @@ pub(crate) struct Pictures {
 
 /// A final state a unit may take, with what it covers of the zone.
 #[derive(Debug, Clone, Copy)]
-struct Option_ {
+struct Candidate {
     role: Role,
     sq: Square,
     cost: u8,
@@ -251,7 +251,7 @@ fn white_cost(t: &Tables, units: &Units, p: &Picture) -> u32 {
 
 /// Moves for a unit now `role` on `sq` to take its state `n`, named `i`th
 /// in its picture (the first gives the mating check, see [`white_cost`]).
-fn named_dist(t: &Tables, color: Color, role: Role, sq: Square, i: usize, n: &Named) -> u8 {
+fn named_dist(t: &Tables, color: Color, role: Role, sq: Square, i: usize, n: &Placed) -> u8 {
     named_dist_in(t.state_row(color, role, sq), role, i, n)
 }
 
@@ -259,7 +259,7 @@ fn named_dist(t: &Tables, color: Color, role: Role, sq: Square, i: usize, n: &Na
 type Way<'t> = (&'t [u8], Role);
 
 /// [`named_dist`] from the unit's row of [`Tables::state_row`].
-fn named_dist_in(row: &[u8], role: Role, i: usize, n: &Named) -> u8 {
+fn named_dist_in(row: &[u8], role: Role, i: usize, n: &Placed) -> u8 {
     let d = row[(n.role as usize - 1) * 64 + n.sq.to_usize()];
     if i == 0 && d == 0 && !is_slider(n.role) {
         if role == Role::Pawn {
@@ -305,7 +305,7 @@ impl Pictures {
             let spare = black_moves + black_bonus - kd as u8;
             let flights = attacks::king_attacks(king);
             let zone = flights.with(king);
-            let options: Vec<Vec<Option_>> = white
+            let options: Vec<Vec<Candidate>> = white
                 .iter()
                 .map(|&(_, role, from)| unit_options(t, role, from, king, zone, white_moves))
                 .collect();
@@ -330,7 +330,7 @@ impl Pictures {
             for (c, checker_options) in options.iter().enumerate() {
                 for o in checker_options.iter().filter(|o| o.covers.contains(king)) {
                     search.checker = c;
-                    search.named.push(Named {
+                    search.named.push(Placed {
                         id: white[c].0,
                         role: o.role,
                         sq: o.sq,
@@ -774,7 +774,7 @@ fn unit_options(
     king: Square,
     zone: Bitboard,
     moves: u8,
-) -> Vec<Option_> {
+) -> Vec<Candidate> {
     let roles: &[Role] = if role == Role::Pawn {
         &[
             Role::Pawn,
@@ -804,7 +804,7 @@ fn unit_options(
             }
             let covers = empty_attacks(Color::White, r, sq) & zone;
             if covers.any() {
-                out.push(Option_ {
+                out.push(Candidate {
                     role: r,
                     sq,
                     cost,
@@ -896,7 +896,7 @@ struct Enumeration<'a, 'b> {
     king: Square,
     flights: Bitboard,
     white: &'a [(u8, Role, Square)],
-    options: &'a [Vec<Option_>],
+    options: &'a [Vec<Candidate>],
     white_moves: u8,
     spare: u8,
     black: &'a BlackBlocks<'b>,
@@ -905,7 +905,7 @@ struct Enumeration<'a, 'b> {
     /// The unit giving check (already named first).
     checker: usize,
     steps: u32,
-    named: Vec<Named>,
+    named: Vec<Placed>,
     out: &'a mut Vec<Picture>,
     /// The harmless blocker kinds so far (see [`Pictures::harmless`]).
     harmless: &'a mut Vec<HarmlessBlock>,
@@ -947,7 +947,7 @@ impl Enumeration<'_, '_> {
             {
                 continue;
             }
-            self.named.push(Named {
+            self.named.push(Placed {
                 id: self.white[i].0,
                 role: o.role,
                 sq: o.sq,
@@ -1024,7 +1024,7 @@ impl Enumeration<'_, '_> {
                 .into_iter()
                 .fold(0, |kinds: Kinds, f| kinds | 1 << f.to_usize()),
         };
-        let mut named = [Named {
+        let mut named = [Placed {
             id: 0,
             role: Role::Pawn,
             sq: Square::A1,
@@ -1048,7 +1048,7 @@ impl Enumeration<'_, '_> {
     /// a unit left out would need more moves than there are.
     fn occluded(&self, occupied: Bitboard, spare: u32) -> Bitboard {
         // Only a slider's ray can stop short.
-        let stops = |n: &Named| {
+        let stops = |n: &Placed| {
             is_slider(n.role) && (empty_attacks(Color::White, n.role, n.sq) & occupied).any()
         };
         if !self.named.iter().any(stops) {
@@ -1116,7 +1116,7 @@ impl Enumeration<'_, '_> {
     /// named units leave, and no other named unit lines up with the Black
     /// king: then nothing White can pin a Black blocker or give a second
     /// check, and a blocker that could parry the check breaks the mate.
-    fn sole_check(&self, spare: u32) -> Option<Named> {
+    fn sole_check(&self, spare: u32) -> Option<Placed> {
         let t = self.black.t;
         let all_named = self
             .white
@@ -1207,7 +1207,7 @@ fn block_dist(
 
 /// The roles (bit `role as usize`) a Black unit may have on `f` without
 /// parrying `check` on `king` (see [`parries`]).
-fn harmless_roles(f: Square, check: Named, king: Square) -> u8 {
+fn harmless_roles(f: Square, check: Placed, king: Square) -> u8 {
     final_roles(Role::Pawn)
         .iter()
         .filter(|&&r| !parries(r, f, check, king))
@@ -1236,7 +1236,7 @@ fn final_roles(role: Role) -> &'static [Role] {
 /// by a move no other unit can obstruct: taking the checker or stepping
 /// between it and the king with a knight's jump, a pawn's single step or
 /// a step to a neighbouring square.
-fn parries(role: Role, f: Square, check: Named, king: Square) -> bool {
+fn parries(role: Role, f: Square, check: Placed, king: Square) -> bool {
     let unobstructed = |to: Square| !is_slider(role) || f.distance(to) == 1;
     let captures = empty_attacks(Color::Black, role, f);
     if captures.contains(check.sq) && unobstructed(check.sq) {
@@ -1272,7 +1272,7 @@ fn cheapest_assignment(costs: &[BlockRow], units: usize, i: usize, used: u32, bu
 mod tests {
     use super::super::help_bound::may_mate;
     use super::*;
-    use shakmaty::{fen::Fen, uci::UciMove, CastlingMode};
+    use shakmaty::uci::UciMove;
 
     /// The corpus rows as maps from header to field (fields may be quoted).
     fn corpus() -> Vec<std::collections::HashMap<String, String>> {
@@ -1302,12 +1302,7 @@ mod tests {
             .collect()
     }
 
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::testing::position;
 
     /// The followed units agree with the board after captures, promotions,
     /// castling and en passant.

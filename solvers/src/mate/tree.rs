@@ -742,14 +742,8 @@ fn render_variation(out: &mut String, v: &Variation, number: u32, indent: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
 
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::testing::position;
 
     fn tree(fen: &str, stipulation: &str, key: &str) -> Tree {
         let mut solver = Solver::new(None);

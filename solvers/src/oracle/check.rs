@@ -10,7 +10,7 @@ use super::reference::{direct_keys, help_lines, self_keys, Budget};
 use super::Rng;
 use crate::legality;
 use crate::mate::{Found, Parallelism, Solver};
-use crate::search::Table;
+use crate::transposition::Table;
 use crate::Stipulation;
 
 /// Positions the reference may make per case; a case that needs more is

@@ -32,7 +32,7 @@ use shakmaty::{
 };
 
 use crate::mate::Line;
-use crate::search::Table;
+use crate::transposition::Table;
 use analysis::Analysis;
 use search::{add_games, Goal, Shared, Worker, MAX_GAMES};
 use shakmaty::san::SanPlus;
