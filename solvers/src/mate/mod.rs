@@ -982,7 +982,7 @@ struct Node<'a> {
     /// level.
     alive: Option<&'a [Costs]>,
     /// Whether `alive` is exactly what the filter would find here, costs
-    /// included (see [`picture::MoveTest::keep`]).
+    /// included (see [`picture::movetest::MoveTest::keep`]).
     exact: bool,
     /// The position's hash, when the parent worked it out (and found it
     /// missing from the table).
