@@ -4,7 +4,7 @@
 //!
 //! The default run takes the rows up to `QUICK_PLIES` half-moves that the
 //! reference solver did not find slow either; the rest
-//! are checked by `cargo test -p solvers --test spg_corpus -- --ignored` and
+//! are checked by `cargo test -p solvers --test proofgame_corpus -- --ignored` and
 //! by the benchmark (`cargo bench -p solvers --bench proofgame`).
 
 use std::collections::HashMap;
@@ -122,7 +122,7 @@ fn run(select: impl Fn(&HashMap<String, String>) -> bool) -> usize {
 }
 
 #[test]
-fn spg_corpus_quick_rows() {
+fn proofgame_corpus_quick_rows() {
     let judged = run(quick);
     assert!(judged >= 60, "only {judged} rows in scope");
 }
@@ -137,7 +137,7 @@ fn medium(row: &HashMap<String, String>) -> bool {
 }
 
 #[test]
-fn spg_corpus_medium_rows() {
+fn proofgame_corpus_medium_rows() {
     let judged = run(medium);
     assert!(judged >= 30, "only {judged} rows in scope");
 }
@@ -148,14 +148,14 @@ fn spg_corpus_medium_rows() {
 /// cooked within any budget past that); spg261 (43 plies) about 85.
 #[test]
 #[ignore = "long proof games: minutes in the dev profile; the benchmark checks them too"]
-fn spg_corpus_long_rows() {
+fn proofgame_corpus_long_rows() {
     run(|row| !quick(row) && !medium(row));
 }
 
 /// The same quick rows on two threads (the synchronisation-depth split)
 /// give the same verdicts and counts.
 #[test]
-fn spg_corpus_two_threads() {
+fn proofgame_corpus_two_threads() {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
