@@ -15,6 +15,12 @@
 //! All rows search with one table, emptied before each (untimed), as the
 //! daemon keeps one: its memory is mapped once, not page by page in every
 //! search.
+//!
+//! Figures when last written down here (release build, one thread): every
+//! corpus row up to 24 plies under 0.4 s of CPU time, the 31-ply one about
+//! 2.3 s, spg252 (39 plies: over 7·10^16 games, past what the count holds,
+//! and one game of 37) about two minutes; spg261 (43 plies) found cooked
+//! within 90 s.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

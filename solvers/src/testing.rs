@@ -9,10 +9,8 @@
 use std::collections::HashMap;
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Setup};
+use shakmaty::{CastlingMode, Chess, Move, MoveList, Position, Setup};
 
-use crate::oracle::generate::random_game;
-use crate::oracle::Rng;
 use crate::verdict::Kind;
 
 /// The position `fen` describes; panics when it is not a legal one.
@@ -30,14 +28,61 @@ pub fn setup(fen: &str) -> Setup {
         .into_setup()
 }
 
+/// A tiny deterministic generator, enough to pick moves (the one the
+/// legality stage's random-game tests use, so their games stay the same).
+#[derive(Debug, Clone)]
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// A number below `n` (0 when `n` is 0).
+    pub fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
 /// `count` games of up to `plies` half-moves from the initial array, drawn
-/// from `seed` (capture-heavy when `captures`), each as every position along
-/// the way, the initial one first (see [`random_game`]).
-pub fn random_games(seed: u64, count: usize, plies: usize, captures: bool) -> Vec<Vec<Chess>> {
-    let mut rng = Rng::new(seed);
+/// from `seed`: at each position `pick` chooses one of the legal moves (a
+/// game ends early where there is none). Each game comes as every position
+/// along the way, the initial one first.
+pub fn random_games(
+    seed: u64,
+    count: usize,
+    plies: usize,
+    mut pick: impl FnMut(&Chess, &MoveList, &mut Lcg) -> Move,
+) -> Vec<Vec<Chess>> {
+    let mut rng = Lcg(seed);
     (0..count)
-        .map(|_| random_game(&mut rng, plies, captures).1)
+        .map(|_| {
+            let mut positions = vec![Chess::default()];
+            for _ in 0..plies {
+                let pos = positions.last().expect("never empty");
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = pick(pos, &moves, &mut rng);
+                let mut next = pos.clone();
+                next.play_unchecked(m);
+                positions.push(next);
+            }
+            positions
+        })
         .collect()
+}
+
+/// A move for [`random_games`]: a capture half of the time when there is
+/// one (odd structures come sooner), else any move.
+pub fn captures_half(_: &Chess, moves: &MoveList, rng: &mut Lcg) -> Move {
+    let captures: Vec<&Move> = moves.iter().filter(|m| m.is_capture()).collect();
+    if !captures.is_empty() && rng.next(2) == 0 {
+        *captures[rng.next(captures.len())]
+    } else {
+        moves[rng.next(moves.len())]
+    }
 }
 
 /// The path of the corpus file `name` in `solvers/tests/data/`.
@@ -96,7 +141,7 @@ pub fn read_csv(path: &str) -> Vec<HashMap<String, String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{EnPassantMode, Position};
+    use shakmaty::EnPassantMode;
 
     #[test]
     fn csv_splitter_handles_quotes() {
@@ -117,8 +162,11 @@ mod tests {
         let fens = |games: Vec<Vec<Chess>>| -> Vec<Vec<String>> {
             games.iter().map(|g| g.iter().map(fen).collect()).collect()
         };
-        let games = random_games(7, 3, 40, true);
-        assert_eq!(fens(games.clone()), fens(random_games(7, 3, 40, true)));
+        let games = random_games(7, 3, 40, captures_half);
+        assert_eq!(
+            fens(games.clone()),
+            fens(random_games(7, 3, 40, captures_half))
+        );
         assert_eq!(games.len(), 3);
         for game in &games {
             assert_eq!(fen(&game[0]), fen(&Chess::default()));

@@ -4,6 +4,29 @@
 //! stipulated length is found (a shorter one is a short solution), and every
 //! helpmate solution is listed. Proven results are kept in a transposition
 //! table keyed by Zobrist hash, so transpositions are solved once.
+//!
+//! ## The search
+//!
+//! A full-width proof search with iterative deepening over the length, a
+//! lock-free transposition table of proven bounds
+//! ([`crate::transposition`]; kept from one problem to the next, its keys
+//! salted per problem), killer moves, checks and captures first among the
+//! defences, only checking moves at the last move ([`crate::checking`]),
+//! and a recogniser for material that cannot mate. Threads share a problem
+//! in one of two ways ([`Parallelism`]): `Split` shares out White's first
+//! moves, and near the root Black's replies once the first reply is
+//! searched (young brothers wait); `Lazy` (Lazy SMP) lets every thread
+//! solve the whole problem in its own order around the shared table. A
+//! deadline bounds the time; when it passes the result says how many first
+//! moves were examined ([`Unfinished`]).
+//!
+//! Helpmates are pruned by mate pictures (the final positions that can
+//! still be reached in the moves left, after Popeye's intelligent mode) and
+//! an admissible move-count test; neither ever loses a solution. Each move
+//! is tested against the pictures before it is played, and passes on only
+//! the pictures it may keep. Where a picture holds every White unit but the
+//! king and only one unit checks, its blocks are priced in roles that
+//! cannot parry that check, at every node of the search.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -16,6 +16,47 @@
 //! Verdicts follow Stelvio: only games of the stipulated parity count; a
 //! shorter one of the same parity also cooks the problem and is reported as
 //! a short solution.
+//!
+//! ## The bound
+//!
+//! The matching is computed for moves, pawn captures and forced straight
+//! pawn steps; the units the opponent's pawns must capture first walk to
+//! the squares those pawns can capture on within their side's budget; a
+//! side that must still capture with pieces alone sends one to where the
+//! opponent can lose a unit and back. Distances account for the diagram
+//! pawns that walked straight up their files (their side captured at most
+//! once, their neighbours never moved): a rook or queen never slides along
+//! such a file across the pawn's whole stretch.
+//!
+//! Each move is bounded before it is played: the mover's matching and its
+//! dual potentials (LP duality) give a lower bound of its need after the
+//! move from the moved unit's new costs alone, so most moves the bound
+//! would reject are never made. A side with at most two moves to spare
+//! must also find one order of its own moves, alone on the board but for
+//! the opponent's units that never move, that reaches its diagram units:
+//! units that bar each other's ways in every order are caught there (a
+//! bounded search per side, cached by its units, in `solo`; past its bound
+//! it prunes nothing).
+//!
+//! ## The count
+//!
+//! `n_solutions` is exact and the first [`DEFAULT_SOLUTION_CAP`] games are
+//! listed. The games found still decide a cook when the budget runs out
+//! (two of the stipulated length, or one shorter): the judgement is then
+//! `Cooked` and the count a lower bound (so it is, too, past 2^56 games);
+//! with fewer, `Unsolved`. Stated final rights (see [`Rights`]) apply to
+//! shorter games as well. A diagram king in check has its last move
+//! retracted and each position before it searched on its own (those that
+//! fail the cheap or static retro legality tests, above all those in which
+//! the check was already given, are impossible and left out).
+//!
+//! The table ([`Options::table`]) may be kept from one problem to the next,
+//! since its entries stay true for any problem: a fresh one would map its
+//! memory in again page by page, which costs more than the search on most
+//! problems and makes threads wait on each other (see
+//! [`crate::stage::Resources`]). Threads share the search the Stelvio way:
+//! all walk the top [`Options::sync_depth`] plies in the same order and
+//! claim each node there with one atomic maximum.
 
 pub mod analysis;
 mod assign;
