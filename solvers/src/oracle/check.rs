@@ -252,6 +252,21 @@ fn planted_help(
     }
 }
 
+/// The legality stage alone on `games` random games from `seed` (four
+/// positions each, see [`legality_of_game`]); `progress` is called every
+/// 1000 games.
+pub fn run_legality(seed: u64, games: u64, mut progress: impl FnMut(u64, &Summary)) -> Summary {
+    let mut summary = Summary::default();
+    let mut rng = Rng::new(seed);
+    for index in 0..games {
+        legality_of_game(&mut rng, &mut summary, seed, index);
+        if (index + 1) % 1000 == 0 {
+            progress(index + 1, &summary);
+        }
+    }
+    summary
+}
+
 /// One random game (sparse by its end when capture-heavy): no position of
 /// it may be called illegal, with its castling rights and with its en
 /// passant square as FEN writes it after every double step.

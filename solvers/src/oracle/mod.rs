@@ -15,7 +15,7 @@ pub mod check;
 pub mod generate;
 pub mod reference;
 
-pub use check::{run, Config, Summary};
+pub use check::{run, run_legality, Config, Summary};
 
 /// A small deterministic random number generator (SplitMix64): the same
 /// seed gives the same problems on every machine, so a failing case can

@@ -116,6 +116,18 @@ impl Facts {
         occ
     }
 
+    /// Squares a `color` pawn never moves on from: there it checks an enemy
+    /// king that never moved. A pawn's check cannot be blocked and the king
+    /// cannot step away, so the check was answered by taking the pawn (or
+    /// the game ended there). Such a pawn never promotes.
+    pub fn pawn_dead_ends(&self, color: Color) -> Bitboard {
+        (self.board.kings() & self.board.by_color(!color) & self.fixed)
+            .into_iter()
+            .fold(Bitboard::EMPTY, |acc, king| {
+                acc | attacks::pawn_attacks(!color, king)
+            })
+    }
+
     /// Squares `color`'s king can never step onto during `phase`: occupied,
     /// or attacked by enemy units that stand still through the phase.
     pub fn king_forbidden(&self, color: Color, phase: usize) -> Bitboard {

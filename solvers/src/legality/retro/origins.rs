@@ -95,49 +95,69 @@ fn piece_left(facts: &Facts, color: Color, role: Role, home: Square) -> Left {
     }
 }
 
-/// Every square a pawn starting on `start` can have stood on with at most
-/// `spare` captures: straight ahead through squares not occupied all game,
-/// and diagonally ahead (a capture) onto squares whose unit never moved
-/// (that unit was never taken); no move from its last rank (it promoted).
-fn capturing_pawn_reach(facts: &Facts, color: Color, start: Square, spare: u32) -> Bitboard {
-    let up = if color.is_white() { 8 } else { -8 };
-    let blocked = facts.fixed;
-    let mut layer = Bitboard::from_square(start);
-    let mut all = layer;
-    for used in 0..=spare {
-        // Straight advances within this capture count.
-        let mut frontier = layer;
-        while frontier.any() {
-            let mut next = Bitboard::EMPTY;
-            for sq in frontier {
-                if let Some(to) = sq.offset(up) {
-                    next.add(to);
+/// Per phase, every square a pawn starting on `start` can have stood on
+/// with at most `spare` captures. It steps straight ahead onto squares empty
+/// in that phase, and diagonally ahead (a capture) onto squares not held in
+/// that phase by a unit that is still on the board (that unit was never
+/// taken); the one-move pawns move in between, but never onto its square.
+/// So it cannot pass a pawn that never leaves its file. It makes no move
+/// from its last rank (it promoted) nor from a square where it checks a
+/// king that never moved (it was taken there).
+fn pawn_reach(facts: &Facts, color: Color, start: Square, spare: u32) -> Vec<Bitboard> {
+    let stuck = facts.pawn_dead_ends(color) | Bitboard::BACKRANKS;
+    let held: Vec<Bitboard> = (0..facts.phases()).map(|p| facts.occupied(p)).collect();
+    let ahead = |squares: Bitboard| -> Bitboard {
+        let movable = squares & !stuck;
+        if color.is_white() {
+            movable.shift(8)
+        } else {
+            movable.shift(-8)
+        }
+    };
+    let captures = |squares: Bitboard| -> Bitboard {
+        (squares & !stuck)
+            .into_iter()
+            .fold(Bitboard::EMPTY, |acc, sq| {
+                acc | shakmaty::attacks::pawn_attacks(color, sq)
+            })
+    };
+    // reach[captures made][phase]. Every move leads to as many captures
+    // or more, and to the same phase or a later one (a superset of bits,
+    // so a larger number): one pass in that order is complete.
+    let mut reach = vec![vec![Bitboard::EMPTY; facts.phases()]; spare as usize + 1];
+    for used in 0..reach.len() {
+        for phase in 0..facts.phases() {
+            let mut layer = if used == 0 && phase == 0 {
+                Bitboard::from_square(start)
+            } else {
+                Bitboard::EMPTY
+            };
+            if used > 0 {
+                layer |= captures(reach[used - 1][phase]) & !held[phase];
+            }
+            // A one-move pawn moves meanwhile, never onto this pawn.
+            for (i, pawn) in facts.phased.iter().enumerate() {
+                if phase & (1 << i) != 0 {
+                    layer |= reach[used][phase & !(1 << i)] & !Bitboard::from_square(pawn.dest);
                 }
             }
-            next &= !blocked & !layer;
-            layer |= next;
-            frontier = next;
-        }
-        all |= layer;
-        if used == spare {
-            break;
-        }
-        let mut captured = Bitboard::EMPTY;
-        for sq in layer {
-            if Bitboard::BACKRANKS.contains(sq) {
-                continue;
-            }
-            for df in [-1, 1] {
-                if let Some(to) = sq.offset(up + df) {
-                    if to.file().to_u32().abs_diff(sq.file().to_u32()) == 1 {
-                        captured.add(to);
-                    }
+            loop {
+                let next = layer | (ahead(layer) & !held[phase]);
+                if next == layer {
+                    break;
                 }
+                layer = next;
             }
+            reach[used][phase] = layer;
         }
-        layer = captured & !blocked;
     }
-    all
+    (0..facts.phases())
+        .map(|phase| {
+            reach
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, by| acc | by[phase])
+        })
+        .collect()
 }
 
 /// `spare`: captures this side's missing pawns can still make.
@@ -151,25 +171,12 @@ fn pawn_left(facts: &Facts, color: Color, file: u32, spare: u32) -> Left {
     } else {
         Rank::First
     });
-    let (reach, promo): (Vec<Bitboard>, Vec<Bitboard>) = if fixed_at.is_some() {
-        (
-            vec![Bitboard::from_square(start); facts.phases()],
-            vec![Bitboard::EMPTY; facts.phases()],
-        )
-    } else if spare == 0 {
-        // No capture left: it stays on its file, behind whatever never moves.
-        let r = reach::by_phase(
-            facts,
-            Mover::Pawn(color),
-            Bitboard::from_square(start),
-            &|_| Bitboard::EMPTY,
-        );
-        let promo = r.iter().map(|&bb| bb & last).collect();
-        (r, promo)
+    let reach = if fixed_at.is_some() {
+        vec![Bitboard::from_square(start); facts.phases()]
     } else {
-        let r = capturing_pawn_reach(facts, color, start, spare);
-        (vec![r; facts.phases()], vec![r & last; facts.phases()])
+        pawn_reach(facts, color, start, spare)
     };
+    let promo: Vec<Bitboard> = reach.iter().map(|&bb| bb & last).collect();
     let promoted = if fixed_at.is_some() || promo.iter().all(|bb| bb.is_empty()) {
         // No promotion square in any phase: it can never be a piece.
         Vec::new()

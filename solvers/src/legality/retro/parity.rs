@@ -90,12 +90,14 @@ fn piece_moves(facts: &Facts, color: Color) -> Option<u32> {
     let board = &facts.board;
     let mut total = 0;
     let mut regions = [Bitboard::EMPTY; 7];
+    let caged = caged_lost(facts, color);
     for (role, home) in homes(color) {
         if role == Role::Knight {
             total += light(home);
             continue;
         }
-        if facts.fixed.contains(home) {
+        // Never moved: at home all game, or taken there.
+        if facts.fixed.contains(home) || caged.contains(&(role, home)) {
             continue;
         }
         let mover = match role {
@@ -104,22 +106,13 @@ fn piece_moves(facts: &Facts, color: Color) -> Option<u32> {
             Role::Rook => Mover::Rook,
             _ => Mover::Bishop,
         };
-        let region = reach::before(
-            &reach::by_phase(facts, mover, Bitboard::from_square(home), &|_| {
-                Bitboard::EMPTY
-            }),
-            None,
-        );
+        let region = reach_of(facts, mover, home);
         // Two pieces of a kind sharing squares could be swapped: give up.
         if region.intersects(regions[role as usize]) {
             return None;
         }
         regions[role as usize] |= region;
         let here = region & board.by_piece(role.of(color));
-        // Shut in at home and not there: taken at home, having never moved.
-        if here.is_empty() && region == Bitboard::from_square(home) {
-            continue;
-        }
         total += side_of(mover, region, home, here.single_square()?)?;
     }
     let knights = board.by_piece(color.knight());
@@ -178,8 +171,18 @@ const ORIGINAL: [(Role, u32); 4] = [
     (Role::Knight, 2),
 ];
 
+/// Every square `mover` can have stood on, starting from `home`.
+fn reach_of(facts: &Facts, mover: Mover, home: Square) -> Bitboard {
+    reach::before(
+        &reach::by_phase(facts, mover, Bitboard::from_square(home), &|_| {
+            Bitboard::EMPTY
+        }),
+        None,
+    )
+}
+
 /// `color`'s pieces (knights and king aside) not on their home square that
-/// can never have left it: they were taken there without ever moving.
+/// can never have moved: they were taken there without ever moving.
 fn caged_lost(facts: &Facts, color: Color) -> Vec<(Role, Square)> {
     homes(color)
         .into_iter()
@@ -193,15 +196,43 @@ fn caged_lost(facts: &Facts, color: Color) -> Vec<(Role, Square)> {
             if facts.board.piece_at(home) == Some(role.of(color)) {
                 return false;
             }
-            let region = reach::before(
-                &reach::by_phase(facts, mover, Bitboard::from_square(home), &|_| {
-                    Bitboard::EMPTY
-                }),
-                None,
-            );
-            region == Bitboard::from_square(home)
+            reach_of(facts, mover, home) == Bitboard::from_square(home)
+                || sole_loss_of_full_pocket(facts, color, role, home)
         })
         .collect()
+}
+
+/// Whether the `role` from `home` is the only unit missing from a full
+/// pocket: a set of squares that no king, queen, rook or bishop can leave
+/// or enter past units that never moved, every one of them the home of a
+/// piece other than a knight (e.g. d1 and e1 behind unmoved pawns and
+/// bishops). Until the first capture there, the pocket was full, so none of
+/// its pieces could move; the only one ever taken was taken first, without
+/// having moved (sherlock's `rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b`:
+/// both queens were taken at home, so only knights moved).
+fn sole_loss_of_full_pocket(facts: &Facts, color: Color, role: Role, home: Square) -> bool {
+    let pocket = reach_of(facts, Mover::Queen, home);
+    let mut originals: Vec<Role> = homes(color)
+        .into_iter()
+        .filter(|&(r, h)| r != Role::Knight && pocket.contains(h))
+        .map(|(r, _)| r)
+        .collect();
+    if originals.len() != pocket.count() {
+        return false;
+    }
+    // No king, queen, rook or bishop can have come in, and a pawn cannot
+    // stand on its own back rank: the pieces here are the pocket's own.
+    let board = &facts.board;
+    for sq in pocket & board.by_color(color) & !board.knights() {
+        let Some(here) = board.role_at(sq) else {
+            continue;
+        };
+        let Some(i) = originals.iter().position(|&r| r == here) else {
+            return false;
+        };
+        originals.swap_remove(i);
+    }
+    originals == [role]
 }
 
 fn lost_units(facts: &Facts, info: &PawnInfo) -> Option<Lost> {
@@ -242,11 +273,14 @@ fn lost_units(facts: &Facts, info: &PawnInfo) -> Option<Lost> {
 }
 
 /// Whether `color`'s pawn of file `g`, making at most `budget` captures,
-/// can have reached its seventh rank: not when every such square on the
-/// files it can reach holds a unit that never moved (it is never captured).
+/// can have reached its seventh rank and moved on: not when every such
+/// square on the files it can reach holds a unit that never moved (it is
+/// never captured) or is one where the pawn checks a king that never moved
+/// (it is taken there).
 fn can_promote(facts: &Facts, color: Color, g: u32, budget: u32) -> bool {
+    let closed = facts.fixed | facts.pawn_dead_ends(color);
     (g.saturating_sub(budget)..=(g + budget).min(7))
-        .any(|h| !facts.fixed.contains(relative_square(color, h, 6)))
+        .any(|h| !closed.contains(relative_square(color, h, 6)))
 }
 
 /// The move count (mod 2) of a pawn of `color` from file `g` captured as a
