@@ -310,6 +310,17 @@ mod tests {
         crate::config::Config::builtin().stages
     }
 
+    /// The built-in stages with the solve stage's budget set.
+    fn stages_with_budget(budget_s: f64) -> Vec<Stage> {
+        let mut stages = crate::config::Config::builtin().stages;
+        for stage in &mut stages {
+            if let Stage::Solve(options) = stage {
+                options.budget_s = budget_s;
+            }
+        }
+        stages
+    }
+
     /// dm001 (Schöpfer, #2, key 1.Qf2) has the try 1.Qh7? but 1...Kb2!
     /// (solvers/tests/tree.rs checks it by hand): the cooks stage's options
     /// decide whether it is looked for, and the solution tree is there
@@ -359,12 +370,7 @@ mod tests {
 
     #[test]
     fn exhausted_budget_is_unsolved_with_progress() {
-        let mut stages = default_stages();
-        for stage in &mut stages {
-            if let Stage::Solve(options) = stage {
-                options.budget_s = 0.0;
-            }
-        }
+        let stages = stages_with_budget(0.0);
         // Wenda #6 (corpus dm009): far more than zero seconds of work.
         let fen = b"4k3/1pp2pp1/8/b1B1pB2/rp6/p5N1/3R4/R2bK3 w Q - 0 1 ; #6\n";
         let verdict = &judge_file("w.fen", fen, &stages)[0];
@@ -391,21 +397,11 @@ mod tests {
 
     // The proof-game stage.
 
-    fn spg_stages(budget_s: f64) -> Vec<Stage> {
-        let mut stages = crate::config::Config::builtin().stages;
-        for stage in &mut stages {
-            if let Stage::Solve(options) = stage {
-                options.budget_s = budget_s;
-            }
-        }
-        stages
-    }
-
     #[test]
     fn proof_game_verdict_lists_the_game() {
         // solvers/tests/data/spg.csv spg019: unique in 6 plies.
         let file = b"rnb1kbnr/pppp1ppp/8/4p3/3q4/4KP2/PPPPP1PP/RNBQ1BNR\n6\n";
-        let verdict = &judge_file("p.txt", file, &spg_stages(60.0))[0];
+        let verdict = &judge_file("p.txt", file, &stages_with_budget(60.0))[0];
         assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
         assert_eq!(verdict.n_solutions, Some(1));
         let games = verdict.solutions.as_ref().unwrap();
@@ -418,7 +414,7 @@ mod tests {
         // spg200 (Heinonen, unique in 24 plies): too long for the legality
         // stage's own proof search, which leaves it undecided.
         let file = b"rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R\n24\n";
-        let verdict = &judge_file("p.txt", file, &spg_stages(60.0))[0];
+        let verdict = &judge_file("p.txt", file, &stages_with_budget(60.0))[0];
         assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
         let legality = verdict.legality.as_ref().unwrap();
         assert_eq!(legality.legal, Some(true), "{legality:?}");
@@ -426,7 +422,7 @@ mod tests {
                     7.Rc1 Nd5 8.Rc3 Nf6 9.Rf3 Ng8 10.Rf6 Nc5 11.f4 Na6 12.Ngf3 Nb8";
         assert!(legality.evidence[0].ends_with(game), "{legality:?}");
         // Without the solve stage it stays undecided.
-        let legality_only: Vec<_> = spg_stages(60.0)
+        let legality_only: Vec<_> = stages_with_budget(60.0)
             .into_iter()
             .filter(|s| s.name() == "legality")
             .collect();
@@ -442,11 +438,11 @@ mod tests {
     fn stated_castling_rights_decide_a_proof_game() {
         let board = "r1b1kbnr/ppp1pppp/8/3p4/7n/5P2/PPPPP1PP/RNBQKBNR";
         let fen = format!("{board} w kq - 0 1 ; SPG 7.5\n");
-        let verdict = &judge_file("p.fen", fen.as_bytes(), &spg_stages(60.0))[0];
+        let verdict = &judge_file("p.fen", fen.as_bytes(), &stages_with_budget(60.0))[0];
         assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
         assert_eq!(verdict.n_solutions, Some(1));
         let stelvio = format!("{board}\n15\n");
-        let verdict = &judge_file("p.txt", stelvio.as_bytes(), &spg_stages(60.0))[0];
+        let verdict = &judge_file("p.txt", stelvio.as_bytes(), &stages_with_budget(60.0))[0];
         assert_eq!(verdict.verdict, Kind::Cooked, "{verdict:?}");
         assert!(
             verdict
@@ -461,7 +457,7 @@ mod tests {
     fn exhausted_budget_is_unsolved_with_a_note() {
         // spg200, 24 plies: far more than zero seconds of work.
         let file = b"rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R\n24\n";
-        let verdict = &judge_file("p.txt", file, &spg_stages(0.0))[0];
+        let verdict = &judge_file("p.txt", file, &stages_with_budget(0.0))[0];
         assert_eq!(verdict.verdict, Kind::Unsolved, "{verdict:?}");
         assert!(
             verdict.notes.iter().any(|n| n.contains("budget ran out")),

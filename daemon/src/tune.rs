@@ -112,10 +112,7 @@ fn solve_once(
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let config = match &args.config {
-        Some(path) => Config::load(path)?,
-        None => Config::builtin(),
-    };
+    let config = Config::load_or_builtin(args.config.as_deref())?;
     let hash_mb = config
         .stages
         .iter()

@@ -253,7 +253,7 @@ fn planted_help(
 }
 
 /// The legality stage alone on `games` random games from `seed` (four
-/// positions each, see [`legality_of_game`]); `progress` is called every
+/// positions each, see `legality_of_game`); `progress` is called every
 /// 1000 games.
 pub fn run_legality(seed: u64, games: u64, mut progress: impl FnMut(u64, &Summary)) -> Summary {
     let mut summary = Summary::default();

@@ -430,32 +430,9 @@ mod tests {
     use super::*;
     use shakmaty::uci::UciMove;
 
-    /// The corpus rows as maps from header to field (fields may be quoted).
+    /// The mate corpus rows as maps from header to field.
     fn corpus() -> Vec<std::collections::HashMap<String, String>> {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mate.csv");
-        let text = std::fs::read_to_string(path).unwrap();
-        let split = |line: &str| {
-            let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
-            let mut chars = line.chars().peekable();
-            while let Some(c) = chars.next() {
-                match (c, quoted) {
-                    ('"', true) if chars.peek() == Some(&'"') => {
-                        field.push('"');
-                        chars.next();
-                    }
-                    ('"', _) => quoted = !quoted,
-                    (',', false) => fields.push(std::mem::take(&mut field)),
-                    _ => field.push(c),
-                }
-            }
-            fields.push(field);
-            fields
-        };
-        let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-        let header = split(lines.next().unwrap());
-        lines
-            .map(|l| header.iter().cloned().zip(split(l)).collect())
-            .collect()
+        crate::testing::read_csv(&crate::testing::data("mate.csv"))
     }
 
     use crate::testing::position;
