@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 pub use solvers::stage::options::{
-    CooksOptions, EngineOptions, LegalityOptions, Parallel, SolveOptions, Stage, TablebaseOptions,
+    CooksOptions, EngineOptions, LegalityOptions, SolveOptions, Stage, TablebaseOptions,
 };
 
 /// The configuration built into the binary: the repository's `pipeline.yaml`.
