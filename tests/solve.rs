@@ -6,9 +6,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-#[path = "../solvers/tests/common/mod.rs"]
-mod common;
-use common::read_csv;
+use solvers::testing::read_csv;
 
 /// The binary, with its per-user table cache in the build's temporary
 /// folder: the tablebase stage generates small tables on demand, and tests
@@ -80,7 +78,7 @@ fn bundled_examples_all_get_verdicts() {
         .unwrap();
     assert_eq!(field(yaml, "stipulation"), "#2");
     assert_eq!(field(yaml, "fen"), "8/Q7/8/8/8/8/8/2k1K2R w K - 0 1");
-    // Keys as verified by the reference solver (../shared/corpus/mate.csv dm001, dm003, dm004).
+    // Keys as verified by the reference solver (solvers/tests/data/mate.csv dm001, dm003, dm004).
     for (id, key) in [
         ("schoepfer.0", "a7f2"),
         ("castling.0", "h1h3"),
@@ -312,7 +310,7 @@ fn text_and_yaml_formats() {
 }
 
 /// Proof games through the binary (examples/proofgames.txt; verified games
-/// from ../shared/corpus/spg.csv rows spg010, spg019 and spg042).
+/// from solvers/tests/data/spg.csv rows spg010, spg019 and spg042).
 #[test]
 fn proof_games_are_solved() {
     let (output, verdicts) = solve_json(&["examples/proofgames.txt"]);

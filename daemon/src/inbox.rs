@@ -21,6 +21,8 @@ use notify::event::{AccessKind, AccessMode, ModifyKind, RenameMode};
 use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use tokio::sync::mpsc;
 
+use crate::intake::is_candidate;
+
 /// A file found by a scan is claimed only when it has not been modified for
 /// this long; a younger one may still be open for writing (its close-write
 /// event will claim it, or the scan's second look will).
@@ -62,14 +64,6 @@ pub struct Scan {
     pub ready: Vec<OsString>,
     /// Modified within [`SETTLE`]: look again after it.
     pub young: Vec<OsString>,
-}
-
-/// Whether a name in the inbox is a problem file: not a dot-file (our own
-/// folders, editors' temporaries), not a partial upload (`*.part`), not the
-/// README that ships in the repository's inbox.
-pub fn is_candidate(name: &OsStr) -> bool {
-    let name = name.to_string_lossy();
-    !(name.starts_with('.') || name.ends_with(".part") || name.eq_ignore_ascii_case("README.md"))
 }
 
 impl Inbox {
@@ -236,16 +230,6 @@ fn ready_name(event: &Event) -> Option<OsString> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn candidates_skip_dot_part_and_readme() {
-        for skipped in [".x", ".processing", "a.part", "README.md", "readme.MD"] {
-            assert!(!is_candidate(OsStr::new(skipped)), "{skipped}");
-        }
-        for taken in ["a.fen", "problems.txt", "x.yaml", "part"] {
-            assert!(is_candidate(OsStr::new(taken)), "{taken}");
-        }
-    }
 
     #[test]
     fn claim_refuses_to_replace_a_file_being_judged() {

@@ -1,61 +1,52 @@
 //! The pipeline driver: a problem file in, one verdict per problem out.
 //!
-//! Stages are pure functions of the problem; this module only sequences them,
-//! times them, turns a panic into an `error` verdict, and derives the final
-//! verdict word.
+//! The stages ([`solvers::stage`]) are functions of the problem and the
+//! long-lived resources; this module only sequences them as the
+//! configuration lists them, times them, turns a panic into an `error`
+//! verdict, and adds the note for a problem no solver looked at.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use shakmaty::{CastlingMode, Chess, FromSetup, Position};
+use anyhow::{Context, Result};
 
-use solvers::legality::{self, Status};
-use solvers::mate::tree::{self, Limits};
-use solvers::mate::{Found, Solver};
 use solvers::problem::{self, Problem};
-use solvers::search::Table;
+use solvers::proofgame::Progress;
+use solvers::stage::{self, Resources, Stage};
 use solvers::verdict::{Kind, Verdict};
 use solvers::Stipulation;
 
-use crate::config::{CooksOptions, SolveOptions, Stage, TablebaseOptions};
+use crate::config::Config;
 
-/// The search table kept from one problem to the next (several problems,
-/// mates and proof games alike, may use it at once: each keys its entries
-/// apart): its memory is mapped once, where a fresh table pays a page
-/// fault for each page it touches, and threads faulting pages in at once
-/// slow each other down.
-#[derive(Debug, Default)]
-pub struct Tables {
-    table: OnceLock<Arc<Table>>,
+/// The solver pool: `threads:` threads (default: one per core), which each
+/// problem's search is split over.
+pub fn solver_pool(config: &Config) -> Result<rayon::ThreadPool> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.get(cores))
+        .thread_name(|i| format!("cookd-solve-{i}"))
+        .build()
+        .context("cannot start the solver pool")
 }
 
-impl Tables {
-    /// The table, of `hash_mb` megabytes when first asked for.
-    fn get(&self, hash_mb: u64) -> &Arc<Table> {
-        self.table
-            .get_or_init(|| Arc::new(Table::sized(hash_mb, u32::MAX)))
-    }
-}
-
-/// [`judge_file_with`] with fresh tables.
+/// [`judge_file_with`] with fresh resources.
 #[cfg(test)]
 pub fn judge_file(name: &str, content: &[u8], stages: &[Stage]) -> Vec<Verdict> {
-    judge_file_with(name, content, stages, &Tables::default())
+    judge_file_with(name, content, stages, &Resources::default())
 }
 
 /// Judges every problem of one file's content; `name` identifies the file.
-/// Searches use `tables`, which may serve other problems too.
+/// The stages use `resources`, which may serve other problems too.
 pub fn judge_file_with(
     name: &str,
     content: &[u8],
     stages: &[Stage],
-    tables: &Tables,
+    resources: &Resources,
 ) -> Vec<Verdict> {
     problem::parse(name, content)
         .into_iter()
         .map(|parsed| match parsed {
-            Ok(problem) => judge(&problem, stages, tables),
+            Ok(problem) => judge(&problem, stages, resources),
             Err(error) => Verdict::for_error(&error),
         })
         .collect()
@@ -63,8 +54,8 @@ pub fn judge_file_with(
 
 /// Runs the configured stages on one problem. A panic inside a stage becomes
 /// an `error` verdict for this problem only.
-fn judge(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
-    match catch_unwind(AssertUnwindSafe(|| run_stages(problem, stages, tables))) {
+fn judge(problem: &Problem, stages: &[Stage], resources: &Resources) -> Verdict {
+    match catch_unwind(AssertUnwindSafe(|| run_stages(problem, stages, resources))) {
         Ok(verdict) => verdict,
         Err(panic) => {
             let what = panic
@@ -80,7 +71,7 @@ fn judge(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
     }
 }
 
-fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
+fn run_stages(problem: &Problem, stages: &[Stage], resources: &Resources) -> Verdict {
     let mut verdict = Verdict::for_problem(problem);
     // A solver that ran out of budget explains itself; the note below is for
     // problems no solver looked at.
@@ -92,28 +83,30 @@ fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
     for stage in stages {
         let started = Instant::now();
         match stage {
-            Stage::Legality(_) => {
-                let mut report = legality::check(&problem.setup);
-                crate::spg::prove_legal(&problem.setup, &mut report);
-                if report.status == Status::Illegal {
-                    verdict.verdict = Kind::Illegal;
-                }
-                verdict.legality = Some(report.into());
-            }
-            Stage::Solve(options) if is_mate(problem.stipulation) => {
-                solve_mate(problem, (options, cooks), tables, &mut verdict);
+            Stage::Legality(_) => stage::legality::run(problem, &mut verdict),
+            Stage::Solve(options) if stage::mate::solves(problem.stipulation) => {
+                stage::mate::run(problem, (options, cooks), resources, &mut verdict);
                 solver_ran = true;
             }
             Stage::Solve(options) => match problem.stipulation {
                 Stipulation::ProofGame { plies } => {
-                    let table = tables.get(options.hash_mb);
-                    crate::spg::solve(problem, plies, options, table, &mut verdict);
+                    let progress = progress_on_stderr(verdict.id.clone());
+                    stage::proofgame::run(
+                        problem,
+                        plies,
+                        options,
+                        resources,
+                        Some(&progress),
+                        &mut verdict,
+                    );
                     solver_ran = true;
                 }
                 // Studies: the tablebase stage judges those it can.
                 _ => continue,
             },
-            Stage::Tablebase(options) => tablebase_stage(problem, options, &mut verdict),
+            Stage::Tablebase(options) => {
+                stage::tablebase::run(problem, options, resources, &mut verdict)
+            }
             // The solve stage looks for tries and duals as it builds the
             // solution tree, as this stage's options say; the second keys,
             // short solutions and extra games are in its complete count.
@@ -136,265 +129,23 @@ fn run_stages(problem: &Problem, stages: &[Stage], tables: &Tables) -> Verdict {
     verdict
 }
 
-fn is_mate(stipulation: Stipulation) -> bool {
-    matches!(
-        stipulation,
-        Stipulation::Direct { .. } | Stipulation::SelfMate { .. } | Stipulation::Help { .. }
-    )
-}
-
-/// The verdict word for a count of keys or solutions.
-fn count_verdict(found: usize, intended: usize) -> Kind {
-    match found {
-        0 => Kind::NoSolution,
-        n if n == intended => Kind::Sound,
-        n if n > intended => Kind::Cooked,
-        _ => Kind::Incomplete,
-    }
-}
-
-/// The solve stage for #n, s#n and h#n: every key or solution within the
-/// budget; `unsolved` with what was found when the budget runs out. The
-/// cooks stage's options, when it is configured, decide whether a sound
-/// problem's tree comes with tries and duals (neither without it).
-fn solve_mate(
-    problem: &Problem,
-    (options, cooks): (&SolveOptions, Option<&CooksOptions>),
-    tables: &Tables,
-    verdict: &mut Verdict,
-) {
-    let pos = match Chess::from_setup(problem.setup.clone(), CastlingMode::Standard) {
-        Ok(pos) => pos,
-        Err(e) => {
-            verdict
-                .notes
-                .push(format!("not solved: the position is not playable ({e})"));
-            return;
-        }
-    };
-    if pos.legal_moves().is_empty() {
-        let state = if pos.is_check() {
-            "checkmated"
-        } else {
-            "stalemated"
-        };
-        verdict.notes.push(format!(
-            "the side to move is already {state} in the diagram: nothing can be played"
-        ));
-    }
-    let deadline = Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0));
-    let mut solver = Solver::with_hash(Some(deadline), options.hash_mb)
-        .with_table(Arc::clone(tables.get(options.hash_mb)))
-        .with_parallelism(options.parallel.to_solver());
-    let (found, unfinished) = match solver.solve(&pos, problem.stipulation) {
-        Ok(Ok(found)) => (found, None),
-        Ok(Err(partial)) => (partial.found.clone(), Some(partial)),
-        Err(e) => {
-            verdict.verdict = Kind::Error;
-            verdict.error = Some(format!("{}: {e}", verdict.file));
-            return;
-        }
-    };
-    let count = match found {
-        Found::Keys(keys) => {
-            let n = keys.len();
-            verdict.keys = Some(keys);
-            n
-        }
-        Found::Lines(lines) => {
-            let n = lines.len();
-            verdict.solutions = Some(lines);
-            verdict.n_solutions = Some(n);
-            n
-        }
-    };
-    let intended = match problem.stipulation {
-        Stipulation::Help { .. } => problem.intended_solutions.unwrap_or(1) as usize,
-        _ => 1,
-    };
-    verdict.verdict = match unfinished {
-        None => count_verdict(count, intended),
-        Some(partial) => {
-            verdict.notes.push(format!(
-                "budget of {} s ran out: {} of {} first moves examined, {count} found so far",
-                options.budget_s, partial.examined, partial.total
-            ));
-            Kind::Unsolved
-        }
-    };
-    if verdict.verdict == Kind::Sound && !matches!(problem.stipulation, Stipulation::Help { .. }) {
-        add_tree(&mut solver, &pos, problem, cooks, verdict);
-    }
-}
-
-/// The tablebase stage: the diagram's value when it has at most
-/// `max_pieces` units; for studies the claimed result and main line, for
-/// direct mates the length. It decides the verdict of studies, and of
-/// direct mates no solve stage decided.
-fn tablebase_stage(problem: &Problem, options: &TablebaseOptions, verdict: &mut Verdict) {
-    use solvers::tablebase::judge::{self, Outcome, Sources};
-    use solvers::tablebase::{syzygy::SyzygyTables, DtmTables};
-    let Ok(pos) = Chess::from_setup(problem.setup.clone(), CastlingMode::Standard) else {
-        return;
-    };
-    let syzygy = match &options.syzygy {
-        Some(dir) => match SyzygyTables::open(dir) {
-            Ok((tables, _)) => Some(tables),
-            Err(e) => {
-                verdict.notes.push(format!("tablebase: {e}"));
-                None
-            }
-        },
-        None => None,
-    };
-    let Some(dir) = options.dir.clone().or_else(|| {
-        let env = |name| std::env::var_os(name).map(std::path::PathBuf::from);
-        solvers::tablebase::tables::user_cache_dir(
-            env("XDG_CACHE_HOME").as_deref(),
-            env("HOME").as_deref(),
-        )
-    }) else {
-        verdict
-            .notes
-            .push("tablebase: no table folder (set dir, or HOME)".into());
-        return;
-    };
-    let dtm = DtmTables::new(&dir);
-    let sources = Sources {
-        dtm: &dtm,
-        syzygy: syzygy.as_ref(),
-        generate_up_to: options.generate_up_to,
-    };
-    let judgement = judge::judge(
-        &pos,
-        problem.stipulation,
-        problem.solution.as_deref(),
-        options.max_pieces,
-        &sources,
-    );
-    verdict.notes.extend(judgement.notes);
-    verdict.tablebase = judgement.report;
-    let study = matches!(problem.stipulation, Stipulation::Win | Stipulation::Draw);
-    if study {
-        engine_check(&pos, problem, options, &sources, verdict);
-    }
-    if let Some(outcome) = judgement.outcome {
-        if study || verdict.verdict == Kind::Unsolved {
-            verdict.verdict = match outcome {
-                Outcome::Sound => Kind::Sound,
-                Outcome::Cooked => Kind::Cooked,
-                Outcome::Unsound => Kind::NoSolution,
-            };
-        }
-    }
-}
-
-/// Studies: the engine's suspected findings at the main-line positions
-/// the tables do not hold (beyond `max_pieces`, or with no table at hand
-/// or made on demand). They go in the verdict's `engine` section and
-/// notes, and never change the verdict.
-fn engine_check(
-    pos: &Chess,
-    problem: &Problem,
-    options: &TablebaseOptions,
-    sources: &solvers::tablebase::judge::Sources<'_>,
-    verdict: &mut Verdict,
-) {
-    use solvers::engine::{self, Limit};
-    use solvers::tablebase::judge::{beyond_tables, claimed_result, san_tokens};
-    use solvers::tablebase::study::MainLine;
-    let Some(solution) = problem.solution.as_deref() else {
-        return;
-    };
-    let (line, _) = MainLine::play(pos, &san_tokens(solution));
-    let plies = beyond_tables(&line, sources, options.max_pieces);
-    if plies.is_empty() {
-        return;
-    }
-    let Some(opts) = &options.engine else {
-        verdict.notes.push(format!(
-            "engine: {} main-line position(s) beyond the tables and no engine configured",
-            plies.len()
-        ));
-        return;
-    };
-    let threads = rayon::current_num_threads() as f64;
-    let share_ms = opts.budget_s * 1e3 * threads / plies.len() as f64;
-    let limit = Limit {
-        depth: opts.depth,
-        movetime_ms: opts.movetime_ms.min(share_ms as u64).max(1),
-    };
-    match engine::check_line(
-        &opts.path,
-        &line,
-        &plies,
-        claimed_result(problem.stipulation),
-        limit,
-    ) {
-        Ok(report) => {
-            // A study with many alternatives would bury the other notes:
-            // the first few here, all of them in `engine`.
-            const SHOWN: usize = 10;
-            let findings = &report.findings;
-            verdict
-                .notes
-                .extend(findings.iter().take(SHOWN).map(ToString::to_string));
-            if findings.len() > SHOWN {
-                verdict.notes.push(format!(
-                    "engine: {} more suspected finding(s) in the verdict's engine section",
-                    findings.len() - SHOWN
-                ));
-            }
-            verdict.engine = Some(report);
-        }
-        Err(e) => verdict.notes.push(format!(
-            "engine: not run ({e}); install Debian's stockfish or set engine.path"
-        )),
-    }
-}
-
-/// The solution tree of a sound direct or self mate, from the solver that
-/// just solved it (its table is full and its deadline still holds).
-fn add_tree(
-    solver: &mut Solver,
-    pos: &Chess,
-    problem: &Problem,
-    cooks: Option<&CooksOptions>,
-    verdict: &mut Verdict,
-) {
-    let Some(key) = verdict.keys.as_ref().and_then(|k| k.first()).cloned() else {
-        return;
-    };
-    match tree::build(
-        solver,
-        pos,
-        problem.stipulation,
-        &key.uci,
-        Limits {
-            tries: cooks.is_some_and(|c| c.tries),
-            ..Limits::default()
-        },
-    ) {
-        Ok(mut tree) => {
-            if cooks.is_some_and(|c| c.duals) {
-                verdict.duals = Some(tree.duals.clone());
-            } else {
-                tree.duals.clear();
-                tree.black_duals.clear();
-            }
-            if cooks.is_some_and(|c| c.tries) {
-                verdict.tries = Some(tree.tries.clone());
-            }
-            verdict.tree = Some(tree);
-        }
-        Err(e) => verdict.notes.push(format!("no solution tree: {e}")),
+/// Progress of a long proof-game search, on stderr.
+fn progress_on_stderr(id: String) -> impl Fn(&Progress) + Sync {
+    move |p: &Progress| {
+        eprintln!(
+            "cookd: {id}: proof games of {} plies: {} nodes, {} solution(s) so far, {:.1} s",
+            p.plies,
+            p.nodes,
+            p.solutions,
+            p.elapsed.as_secs_f64()
+        );
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::LegalityOptions;
+    use crate::config::{CooksOptions, LegalityOptions, TablebaseOptions};
 
     fn legality_only() -> Vec<Stage> {
         vec![Stage::Legality(LegalityOptions::default())]
@@ -559,6 +310,17 @@ mod tests {
         crate::config::Config::builtin().stages
     }
 
+    /// The built-in stages with the solve stage's budget set.
+    fn stages_with_budget(budget_s: f64) -> Vec<Stage> {
+        let mut stages = crate::config::Config::builtin().stages;
+        for stage in &mut stages {
+            if let Stage::Solve(options) = stage {
+                options.budget_s = budget_s;
+            }
+        }
+        stages
+    }
+
     /// dm001 (Schöpfer, #2, key 1.Qf2) has the try 1.Qh7? but 1...Kb2!
     /// (solvers/tests/tree.rs checks it by hand): the cooks stage's options
     /// decide whether it is looked for, and the solution tree is there
@@ -608,12 +370,7 @@ mod tests {
 
     #[test]
     fn exhausted_budget_is_unsolved_with_progress() {
-        let mut stages = default_stages();
-        for stage in &mut stages {
-            if let Stage::Solve(options) = stage {
-                options.budget_s = 0.0;
-            }
-        }
+        let stages = stages_with_budget(0.0);
         // Wenda #6 (corpus dm009): far more than zero seconds of work.
         let fen = b"4k3/1pp2pp1/8/b1B1pB2/rp6/p5N1/3R4/R2bK3 w Q - 0 1 ; #6\n";
         let verdict = &judge_file("w.fen", fen, &stages)[0];
@@ -636,5 +393,79 @@ mod tests {
             .as_deref()
             .unwrap()
             .starts_with("x.bin:1:1"));
+    }
+
+    // The proof-game stage.
+
+    #[test]
+    fn proof_game_verdict_lists_the_game() {
+        // solvers/tests/data/spg.csv spg019: unique in 6 plies.
+        let file = b"rnb1kbnr/pppp1ppp/8/4p3/3q4/4KP2/PPPPP1PP/RNBQ1BNR\n6\n";
+        let verdict = &judge_file("p.txt", file, &stages_with_budget(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
+        assert_eq!(verdict.n_solutions, Some(1));
+        let games = verdict.solutions.as_ref().unwrap();
+        assert_eq!(games[0].san, "1.f3 e5 2.Kf2 Qh4+ 3.Ke3 Qd4#");
+        assert_eq!(games[0].uci[0], "f2f3");
+    }
+
+    #[test]
+    fn a_game_found_settles_an_undecided_legality() {
+        // spg200 (Heinonen, unique in 24 plies): too long for the legality
+        // stage's own proof search, which leaves it undecided.
+        let file = b"rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R\n24\n";
+        let verdict = &judge_file("p.txt", file, &stages_with_budget(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
+        let legality = verdict.legality.as_ref().unwrap();
+        assert_eq!(legality.legal, Some(true), "{legality:?}");
+        let game = "1.c4 Nf6 2.Qa4 Ne4 3.Qc6 Nxd2 4.e4 Nb3 5.Bh6 Na6 6.Nd2 Nb4 \
+                    7.Rc1 Nd5 8.Rc3 Nf6 9.Rf3 Ng8 10.Rf6 Nc5 11.f4 Na6 12.Ngf3 Nb8";
+        assert!(legality.evidence[0].ends_with(game), "{legality:?}");
+        // Without the solve stage it stays undecided.
+        let legality_only: Vec<_> = stages_with_budget(60.0)
+            .into_iter()
+            .filter(|s| s.name() == "legality")
+            .collect();
+        let verdict = &judge_file("p.txt", file, &legality_only)[0];
+        assert_eq!(verdict.legality.as_ref().unwrap().legal, None);
+    }
+
+    /// Caillaud (Problemist 1995, SPG 7.5), whose point is White's lost
+    /// castling rights: a FEN line's castling field states them, and only
+    /// the games that lose them count; a Stelvio file cannot, and the
+    /// verdict says which rights would make it sound.
+    #[test]
+    fn stated_castling_rights_decide_a_proof_game() {
+        let board = "r1b1kbnr/ppp1pppp/8/3p4/7n/5P2/PPPPP1PP/RNBQKBNR";
+        let fen = format!("{board} w kq - 0 1 ; SPG 7.5\n");
+        let verdict = &judge_file("p.fen", fen.as_bytes(), &stages_with_budget(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Sound, "{verdict:?}");
+        assert_eq!(verdict.n_solutions, Some(1));
+        let stelvio = format!("{board}\n15\n");
+        let verdict = &judge_file("p.txt", stelvio.as_bytes(), &stages_with_budget(60.0))[0];
+        assert_eq!(verdict.verdict, Kind::Cooked, "{verdict:?}");
+        assert!(
+            verdict
+                .notes
+                .iter()
+                .any(|n| n.starts_with("unique if the diagram states castling kq, no en passant")),
+            "{verdict:?}"
+        );
+    }
+
+    #[test]
+    fn exhausted_budget_is_unsolved_with_a_note() {
+        // spg200, 24 plies: far more than zero seconds of work.
+        let file = b"rnbqkbnr/pppppppp/2Q2R1B/8/2P1PP2/5N2/PP1N2PP/4KB1R\n24\n";
+        let verdict = &judge_file("p.txt", file, &stages_with_budget(0.0))[0];
+        assert_eq!(verdict.verdict, Kind::Unsolved, "{verdict:?}");
+        assert!(
+            verdict.notes.iter().any(|n| n.contains("budget ran out")),
+            "{verdict:?}"
+        );
+        assert!(
+            !verdict.notes.iter().any(|n| n.contains("not available")),
+            "{verdict:?}"
+        );
     }
 }

@@ -17,10 +17,11 @@ use anyhow::{Context, Result};
 use shakmaty::{fen::Fen, CastlingMode, Chess};
 
 use solvers::mate::{Solver, Stats};
-use solvers::search::Table;
+use solvers::stage::options::Parallel;
+use solvers::transposition::Table;
 use solvers::Stipulation;
 
-use crate::config::{Config, Parallel, Stage};
+use crate::config::{Config, Stage};
 
 /// The fixed set: verified problems from the mate corpus that take the
 /// solver between a fraction of a second and a few seconds on one thread.
@@ -112,10 +113,7 @@ fn solve_once(
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let config = match &args.config {
-        Some(path) => Config::load(path)?,
-        None => Config::builtin(),
-    };
+    let config = Config::load_or_builtin(args.config.as_deref())?;
     let hash_mb = config
         .stages
         .iter()

@@ -18,13 +18,11 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{fen::Fen, CastlingMode, Chess};
 use solvers::mate::{Found, Solver, DEFAULT_HASH_MB};
-use solvers::search::Table;
+use solvers::transposition::Table;
 use solvers::Stipulation;
 use std::sync::Arc;
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-use common::split_csv;
+use solvers::testing::split_csv;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

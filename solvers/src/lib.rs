@@ -1,9 +1,22 @@
-//! Everything about chess problems that cookd judges: the problem model and
-//! its file formats, stipulations, the legality stage, the verdict, and (in
-//! later stages) the solvers. No daemon concerns live here: no files watched,
-//! no mail, no SQL.
+//! Everything about chess problems that cookd judges. No daemon concerns
+//! live here: no files watched, no mail, no SQL.
+//!
+//! The front door is [`stage`]: a [`Problem`] (from [`parse`]) and the
+//! long-lived [`stage::Resources`] in, its part of the [`Verdict`] out, one
+//! module per stage. Behind it:
+//!
+//! | concept | module |
+//! |---|---|
+//! | problem model, file formats | [`problem`], [`stipulation`] |
+//! | legality of a diagram | [`legality`] |
+//! | direct, self and help mates; solution trees | [`mate`] |
+//! | proof games | [`proofgame`] |
+//! | endgame tables, studies | [`tablebase`], [`recognizer`], [`engine`] |
+//! | the verdict and its words | [`verdict`] |
+//! | shared search machinery | [`transposition`] (the transposition table), [`checking`] (which moves give check) |
+//! | a reference to test against | [`oracle`] |
 
-pub mod check;
+pub mod checking;
 pub mod engine;
 pub mod legality;
 pub mod mate;
@@ -11,9 +24,12 @@ pub mod oracle;
 pub mod problem;
 pub mod proofgame;
 pub mod recognizer;
-pub mod search;
+pub mod stage;
 pub mod stipulation;
 pub mod tablebase;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
+pub mod transposition;
 pub mod verdict;
 
 pub use problem::{parse, ParseError, Problem};

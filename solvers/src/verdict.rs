@@ -1,4 +1,4 @@
-//! The verdict: what cookd says about one problem (DESIGN.md, "Verdict").
+//! The verdict: what cookd says about one problem.
 //!
 //! The JSON form is a contract other tools rely on: fields are only ever
 //! added. Fields a stage did not compute are left out rather than written
@@ -46,6 +46,43 @@ impl Kind {
             Kind::Illegal => "illegal",
             Kind::Unsolved => "unsolved",
             Kind::Error => "error",
+        }
+    }
+}
+
+impl Kind {
+    /// The word for a complete count of keys or solutions against the
+    /// number intended.
+    pub fn of_count(found: usize, intended: usize) -> Kind {
+        match found {
+            0 => Kind::NoSolution,
+            n if n == intended => Kind::Sound,
+            n if n > intended => Kind::Cooked,
+            _ => Kind::Incomplete,
+        }
+    }
+}
+
+impl From<crate::proofgame::Judgement> for Kind {
+    fn from(judgement: crate::proofgame::Judgement) -> Kind {
+        use crate::proofgame::Judgement;
+        match judgement {
+            Judgement::Sound => Kind::Sound,
+            Judgement::Cooked => Kind::Cooked,
+            Judgement::NoSolution => Kind::NoSolution,
+            Judgement::Illegal => Kind::Illegal,
+            Judgement::Unsolved => Kind::Unsolved,
+        }
+    }
+}
+
+impl From<crate::tablebase::judge::Judgement> for Kind {
+    fn from(judgement: crate::tablebase::judge::Judgement) -> Kind {
+        use crate::tablebase::judge::Judgement;
+        match judgement {
+            Judgement::Sound => Kind::Sound,
+            Judgement::Cooked => Kind::Cooked,
+            Judgement::Unsound => Kind::NoSolution,
         }
     }
 }

@@ -1,5 +1,4 @@
-//! The legality stage judged on the shared corpus (tests/data/legality.csv,
-//! a copy of ../shared/corpus/legality.csv).
+//! The legality stage judged on the corpus (tests/data/legality.csv).
 //!
 //! Every `illegal` row must come out illegal with a reason whose code is one
 //! that tests/data/legality_codes.csv lists for the row (the codes naming the

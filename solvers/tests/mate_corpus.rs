@@ -1,7 +1,7 @@
-//! The mate solver judged on the shared corpus (tests/data/mate.csv, a copy of
-//! ../shared/corpus/mate.csv): for every row in scope, the set of keys
-//! (direct, self) or solution lines (help, shorter ones included) must equal
-//! the verified one exactly, and the verdict must follow from the count.
+//! The mate solver judged on the corpus (tests/data/mate.csv): for every
+//! row in scope, the set of keys (direct, self) or solution lines (help,
+//! shorter ones included) must equal the verified one exactly, and the
+//! verdict must follow from the count.
 //!
 //! Scope: direct and self mates the reference solver needs at most 2 s for,
 //! helpmates up to h#3 that it needs at most 1 s for, and the longer
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{fen::Fen, CastlingMode, Chess};
 use solvers::mate::{Found, Parallelism, Solver};
-use solvers::search::Table;
+use solvers::transposition::Table;
 use solvers::Stipulation;
 use std::sync::Arc;
 

@@ -8,8 +8,6 @@
 
 mod common;
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
 use solvers::recognizer::{verify, Registry, Sample, Stats};
 use solvers::tablebase::syzygy::SyzygyTables;
 use solvers::tablebase::{Material, Wdl, WdlOracle};
@@ -100,12 +98,7 @@ fn kpkp_wins_are_exact() {
     assert!(stats.spotted_wins >= 179_709, "{stats:?}");
 }
 
-fn position(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
+use solvers::testing::position;
 
 #[test]
 fn registry_finds_recognizers_by_material_in_both_orientations() {

@@ -32,7 +32,7 @@ use shakmaty::{CastlingMode, Chess};
 
 use solvers::engine::{self, Limit, Suspicion};
 use solvers::tablebase::judge::{
-    self, beyond_tables, claimed_result, san_tokens, Outcome, Sources,
+    self, beyond_tables, claimed_result, san_tokens, Judgement, Sources,
 };
 use solvers::tablebase::study::{Class, MainLine};
 use solvers::tablebase::DtmTables;
@@ -108,30 +108,30 @@ fn every_study_has_its_published_status() {
         let (agrees, found) = match &j.report {
             Some(report) if report.from_ply == 0 => {
                 let agrees = match status {
-                    "sound" => j.outcome == Some(Outcome::Sound) && cooks.is_empty(),
-                    "cooked" => j.outcome == Some(Outcome::Cooked) && published_cooks(),
-                    "unsound" => j.outcome == Some(Outcome::Unsound),
+                    "sound" => j.judgement == Some(Judgement::Sound) && cooks.is_empty(),
+                    "cooked" => j.judgement == Some(Judgement::Cooked) && published_cooks(),
+                    "unsound" => j.judgement == Some(Judgement::Unsound),
                     other => panic!("{id}: unknown status {other}"),
                 };
-                (agrees, format!("{:?}, cooks {cooks:?}", j.outcome))
+                (agrees, format!("{:?}, cooks {cooks:?}", j.judgement))
             }
             Some(report) => {
                 // The tables hold the line from `from_ply` on: no verdict of
                 // soundness from there, but a cook or a failure would show.
                 let agrees = match status {
-                    "sound" => j.outcome.is_none() && cooks.is_empty(),
+                    "sound" => j.judgement.is_none() && cooks.is_empty(),
                     "cooked" => published_cooks(),
-                    _ => j.outcome == Some(Outcome::Unsound),
+                    _ => j.judgement == Some(Judgement::Unsound),
                 };
                 (
                     agrees,
                     format!(
                         "tables from ply {} ({}): {:?}, cooks {cooks:?}",
-                        report.from_ply, report.material, j.outcome
+                        report.from_ply, report.material, j.judgement
                     ),
                 )
             }
-            None => (j.outcome.is_none(), "beyond the tables".to_owned()),
+            None => (j.judgement.is_none(), "beyond the tables".to_owned()),
         };
         let plies = beyond_tables(&line, &sources, MAX_PIECES);
         let mut engine_found = String::new();

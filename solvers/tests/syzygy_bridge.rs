@@ -3,17 +3,10 @@
 
 mod common;
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
 use solvers::tablebase::syzygy::SyzygyTables;
 use solvers::tablebase::{ProbeError, Wdl, WdlOracle};
 
-fn position(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
+use solvers::testing::position;
 
 #[test]
 fn syzygy_values_of_textbook_positions() {

@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use shakmaty::san::SanPlus;
-use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 use solvers::mate::tree::{self, DualKind, Limits, Play, Tree, Truncation};
 use solvers::mate::Solver;
 use solvers::Stipulation;
@@ -14,12 +14,7 @@ use solvers::Stipulation;
 mod common;
 use common::{data, read_csv};
 
-fn position(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
+use solvers::testing::position;
 
 fn uci(m: &Move) -> String {
     m.to_uci(CastlingMode::Standard).to_string()

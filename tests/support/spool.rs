@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// A sound #2 solved in milliseconds (../shared/corpus/mate.csv dm001).
+/// A sound #2 solved in milliseconds (solvers/tests/data/mate.csv dm001).
 pub const SOUND: &str = "8/Q7/8/8/8/8/8/2k1K2R w K - 0 1 ; #2\n";
 /// Two white kings: illegal, so a cook report is mailed.
 pub const ILLEGAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w KQkq - 0 1 ; #2\n";

@@ -480,14 +480,8 @@ fn enough_units(t: &Tables, white: &[Unit], king: Square, white_moves: u8, neede
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{fen::Fen, CastlingMode};
 
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::testing::position;
 
     #[test]
     fn distances_on_an_empty_board() {

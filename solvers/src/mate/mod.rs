@@ -4,6 +4,29 @@
 //! stipulated length is found (a shorter one is a short solution), and every
 //! helpmate solution is listed. Proven results are kept in a transposition
 //! table keyed by Zobrist hash, so transpositions are solved once.
+//!
+//! ## The search
+//!
+//! A full-width proof search with iterative deepening over the length, a
+//! lock-free transposition table of proven bounds
+//! ([`crate::transposition`]; kept from one problem to the next, its keys
+//! salted per problem), killer moves, checks and captures first among the
+//! defences, only checking moves at the last move ([`crate::checking`]),
+//! and a recogniser for material that cannot mate. Threads share a problem
+//! in one of two ways ([`Parallelism`]): `Split` shares out White's first
+//! moves, and near the root Black's replies once the first reply is
+//! searched (young brothers wait); `Lazy` (Lazy SMP) lets every thread
+//! solve the whole problem in its own order around the shared table. A
+//! deadline bounds the time; when it passes the result says how many first
+//! moves were examined ([`Unfinished`]).
+//!
+//! Helpmates are pruned by mate pictures (the final positions that can
+//! still be reached in the moves left, after Popeye's intelligent mode) and
+//! an admissible move-count test; neither ever loses a solution. Each move
+//! is tested against the pictures before it is played, and passes on only
+//! the pictures it may keep. Where a picture holds every White unit but the
+//! king and only one unit checks, its blocks are priced in roles that
+//! cannot parry that check, at every node of the search.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,14 +40,17 @@ use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
-use crate::check::{checking_moves, gives_check, is_checkmate, CheckInfo};
-use crate::search::{payload, Table};
+use crate::checking::{checking_moves, gives_check, is_checkmate, CheckInfo};
 use crate::stipulation::Stipulation;
+use crate::transposition::{payload, Table};
 use picture::{Costs, Pictures, Units};
 
+mod help;
 mod help_bound;
+mod parallel;
 mod picture;
 pub mod tree;
+use help::*;
 
 /// A first move that forces the goal, and in how many moves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -121,28 +147,6 @@ impl Bounds {
     }
 }
 
-/// Table size (log2 of slots) for a helpmate: in proportion to the work,
-/// estimated from both sides' mobility in the diagram. Fitted on corpus
-/// problems (h#3 with 16 and 55 moves, h#4 with 30): the tree grows as
-/// (moves of both sides)^(moves), the proof visits about that to the power
-/// 0.85, and a slot per two to four nodes is plenty. A big table costs
-/// its zeroing and cache misses, a small one lost transpositions.
-fn help_table_log2(pos: &Chess, plies: u32) -> u32 {
-    let ours = pos.legal_moves().len().max(2) as f64;
-    let theirs = pos
-        .clone()
-        .swap_turn()
-        .map_or(ours, |p| p.legal_moves().len().max(2) as f64);
-    let tree_log2 = f64::from(plies) / 2.0 * (ours * theirs).log2();
-    (0.85 * tree_log2 - 3.0).clamp(16.0, 30.0) as u32
-}
-
-/// Mixes the plies left into a position's key for helpmate entries, so the
-/// same position at another depth is another entry.
-fn help_key(hash: u64, left: u8) -> u64 {
-    hash ^ (u64::from(left) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
 /// Default transposition table budget when none is configured.
 pub const DEFAULT_HASH_MB: u64 = 256;
 
@@ -191,17 +195,6 @@ pub struct Solver {
     bound_calls: u64,
     bound_prunes: u64,
 }
-
-/// The move-count test is dropped once this many calls pruned less than
-/// one node in [`BOUND_MIN_RATE`]. Dropping it loses no solution.
-const BOUND_TRIAL: u64 = 20_000;
-
-/// Table size (log2 of slots) at most for a helpmate searched with pictures.
-const PICTURES_TABLE_LOG2: u32 = 20;
-
-/// Helpmates shorter than this many plies are searched without pictures.
-const PICTURES_MIN_PLIES: u8 = 5;
-const BOUND_MIN_RATE: u64 = 50;
 
 /// How the threads of the current rayon pool share one problem.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -338,7 +331,9 @@ impl Solver {
             _ => (0, 0),
         };
         let zobrist = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        let salt = crate::search::mix(zobrist ^ crate::search::mix(u64::from(n) << 2 | kind));
+        let salt = crate::transposition::mix(
+            zobrist ^ crate::transposition::mix(u64::from(n) << 2 | kind),
+        );
         match stipulation {
             Stipulation::Direct { moves } | Stipulation::SelfMate { moves } => {
                 need(shakmaty::Color::White)?;
@@ -369,101 +364,6 @@ impl Solver {
                 || self.cancels.iter().any(|c| c.load(Ordering::Relaxed));
         }
         self.out_of_time
-    }
-
-    /// Runs `work` on every first move in parallel, each on a helper solver,
-    /// and gathers the results in move order with the statistics.
-    fn split<T: Send>(
-        &mut self,
-        moves: &[Move],
-        work: impl Fn(&mut Solver, &Move) -> T + Sync,
-    ) -> (Vec<T>, bool) {
-        if self.parallelism == Parallelism::Lazy && rayon::current_num_threads() > 1 {
-            return self.race(moves, work);
-        }
-        let results: Vec<(T, Stats, bool)> = moves
-            .par_iter()
-            .map(|m| {
-                let mut solver = self.helper();
-                let result = work(&mut solver, m);
-                (result, solver.stats, solver.out_of_time)
-            })
-            .collect();
-        let mut stopped = false;
-        let mut out = Vec::with_capacity(results.len());
-        for (result, stats, out_of_time) in results {
-            self.stats.add(stats);
-            stopped |= out_of_time;
-            out.push(result);
-        }
-        self.out_of_time |= stopped;
-        (out, stopped)
-    }
-
-    /// Lazy SMP: every thread does all the work, one thread alone each,
-    /// starting at a different first move, all sharing the table; the first
-    /// to finish stops the others.
-    fn race<T: Send>(
-        &mut self,
-        moves: &[Move],
-        work: impl Fn(&mut Solver, &Move) -> T + Sync,
-    ) -> (Vec<T>, bool) {
-        let threads = rayon::current_num_threads();
-        let this = &*self;
-        let runs: Vec<(Vec<Option<T>>, Stats, bool)> = (0..threads)
-            .into_par_iter()
-            .map(|i| {
-                let mut solver = this.helper();
-                solver.parallelism = Parallelism::Sequential;
-                let mut out: Vec<Option<T>> = moves.iter().map(|_| None).collect();
-                let start = i * moves.len() / threads;
-                for j in 0..moves.len() {
-                    let at = (start + j) % moves.len();
-                    let result = work(&mut solver, &moves[at]);
-                    if solver.out_of_time {
-                        return (out, solver.stats, false);
-                    }
-                    out[at] = Some(result);
-                }
-                // Done: the others may stop.
-                this.shared.stop.store(true, Ordering::Relaxed);
-                (out, solver.stats, true)
-            })
-            .collect();
-        let deadline_passed = self.shared.deadline.is_some_and(|d| Instant::now() >= d);
-        if !deadline_passed {
-            // The stop was only the race's end; the solver is used again
-            // (e.g. for the solution tree).
-            self.shared.stop.store(false, Ordering::Relaxed);
-        }
-        let mut best: Option<(Vec<Option<T>>, bool)> = None;
-        for (out, stats, finished) in runs {
-            self.stats.add(stats);
-            let done = |o: &Vec<Option<T>>| o.iter().filter(|r| r.is_some()).count();
-            if best
-                .as_ref()
-                .is_none_or(|(b, f)| (finished && !*f) || (!f && done(&out) > done(b)))
-            {
-                best = Some((out, finished));
-            }
-        }
-        let (out, finished) = best.unwrap_or_default();
-        let stopped = !finished;
-        self.out_of_time |= stopped;
-        // An unfinished run's missing moves get the work's answer under a
-        // stopped clock, which every caller reads as "not examined".
-        let out = out
-            .into_iter()
-            .zip(moves)
-            .map(|(r, m)| {
-                r.unwrap_or_else(|| {
-                    let mut stopped = self.helper();
-                    stopped.out_of_time = true;
-                    work(&mut stopped, m)
-                })
-            })
-            .collect();
-        (out, stopped)
     }
 
     /// Every first move forcing the goal within `n` moves, each with its
@@ -534,65 +434,6 @@ impl Solver {
                 refutation.is_none()
             }
         }
-    }
-
-    /// [`Solver::defence_fails`] with Black's replies shared out over the
-    /// thread pool (young brothers wait). Worth it near the root of deep
-    /// problems: proving a key needs every reply refuted, and each
-    /// refutation is a big search.
-    fn defence_fails_split(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
-        if k < SPLIT_MIN_LENGTH
-            || self.parallelism != Parallelism::Split
-            || rayon::current_num_threads() < 2
-        {
-            return self.defence_fails(pos, k, genre);
-        }
-        let (replies, info) = match self.defence(pos, k, genre) {
-            ControlFlow::Break(fails) => return fails,
-            ControlFlow::Continue((replies, info)) => (replies, info),
-        };
-        // Young brothers wait: the first reply alone often refutes (most
-        // first moves are not keys); only when it does not is the rest
-        // worth sharing out.
-        let Some((first, rest)) = replies.split_first() else {
-            return true;
-        };
-        if !self.reply_loses(pos, info.as_ref(), first, k, genre) {
-            return false;
-        }
-        let refuted = Arc::new(AtomicBool::new(false));
-        let this = &*self;
-        // Per reply: `None` when not searched to the end.
-        let results: Vec<(Option<bool>, Stats)> = rest
-            .par_iter()
-            .map(|b| {
-                if refuted.load(Ordering::Relaxed) {
-                    return (None, Stats::default());
-                }
-                let mut solver = this.helper();
-                solver.cancels.push(Arc::clone(&refuted));
-                let loses = solver.reply_loses(pos, info.as_ref(), b, k, genre);
-                let loses = (!solver.out_of_time).then_some(loses);
-                if loses == Some(false) {
-                    refuted.store(true, Ordering::Relaxed);
-                }
-                (loses, solver.stats)
-            })
-            .collect();
-        for (_, stats) in &results {
-            self.stats.add(*stats);
-        }
-        // One refutation decides, whatever the others did.
-        if refuted.load(Ordering::Relaxed) {
-            return false;
-        }
-        // Unfinished without a refutation: the clock (or an enclosing
-        // split's cancel) stopped them.
-        if results.iter().any(|(loses, _)| loses.is_none()) {
-            self.out_of_time = true;
-            return false;
-        }
-        true
     }
 
     /// Everything about a defence node short of searching its replies: the
@@ -723,268 +564,6 @@ impl Solver {
         }
         false
     }
-
-    /// Is the move-count test still worth calling (see [`BOUND_TRIAL`])?
-    fn bound_pays(&self) -> bool {
-        self.bound_calls < BOUND_TRIAL || self.bound_prunes * BOUND_MIN_RATE >= self.bound_calls
-    }
-
-    /// Every helpmate solution of `plies` half-moves, and every shorter one
-    /// with the same side starting (a short solution is a flaw too).
-    fn help(&mut self, pos: &Chess, plies: u32, salt: u64) -> Result<Found, Unfinished> {
-        let plies = plies.min(u32::from(u8::MAX)) as u8;
-        let first = pos.legal_moves();
-        // Below h#2.5 the whole search costs less than filtering pictures.
-        let pictures = (plies >= PICTURES_MIN_PLIES)
-            .then(|| Pictures::enumerate(pos, plies))
-            .flatten();
-        // With pictures the search visits a small part of the tree the
-        // mobility estimate assumes; a table that size costs its zeroing.
-        let estimate = help_table_log2(pos, u32::from(plies));
-        self.resize(
-            match pictures {
-                Some(_) => estimate.min(PICTURES_TABLE_LOG2),
-                None => estimate,
-            },
-            salt,
-        );
-        let units = match pictures {
-            Some((pictures, units)) => {
-                self.stats.pictures = pictures.len() as u64;
-                self.pictures = Some(Arc::new(pictures));
-                Some(units)
-            }
-            None => {
-                self.pictures = None;
-                None
-            }
-        };
-        // The pictures the diagram reaches, by length: each first move's
-        // test starts from those. A first move that is the last ply is
-        // judged by mate, not pictures.
-        let lengths: Vec<u8> = (1..=plies).rev().step_by(2).collect();
-        let root_alive: Vec<Option<Vec<Costs>>> = match (&self.pictures, &units) {
-            (Some(pictures), Some(units)) => lengths
-                .iter()
-                .map(|&length| {
-                    (length >= 2).then(|| {
-                        let mut alive = Vec::new();
-                        pictures.filter(pos, units, length, None, &mut alive);
-                        alive
-                    })
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let (per_move, stopped) = self.split(&first, |solver, m| {
-            let mut next = pos.clone();
-            next.play_unchecked(*m);
-            let next_units = units.clone().map(|mut u| {
-                u.play(pos.turn(), m);
-                u
-            });
-            let mut path = vec![*m];
-            let mut lines = Vec::new();
-            let mut kept = Vec::new();
-            for (l, &length) in lengths.iter().enumerate() {
-                let mut node = Node {
-                    units: next_units.as_ref(),
-                    alive: None,
-                    exact: false,
-                    hash: None,
-                };
-                let alive = root_alive.get(l).and_then(Option::as_ref);
-                if let (Some(pictures), Some(units), Some(alive)) =
-                    (&solver.pictures, &units, alive)
-                {
-                    let mut test = pictures.move_test(pos, units, length, alive);
-                    node.exact = test.keep(m, &mut kept);
-                    if kept.is_empty() {
-                        continue;
-                    }
-                    node.alive = Some(&kept);
-                }
-                solver.help_lines(&next, length - 1, node, &mut path, &mut lines);
-            }
-            (lines, !solver.out_of_time)
-        });
-        let examined = per_move.iter().filter(|(_, done)| *done).count();
-        let lines: Vec<Vec<Move>> = per_move.into_iter().flat_map(|(l, _)| l).collect();
-        let found = Found::Lines(render_lines(pos, &lines));
-        if stopped {
-            return Err(Unfinished {
-                found,
-                examined,
-                total: first.len(),
-            });
-        }
-        Ok(found)
-    }
-
-    /// Appends every continuation of `path` that mates Black after exactly
-    /// `left` more plies; returns whether there was one.
-    fn help_lines(
-        &mut self,
-        pos: &Chess,
-        left: u8,
-        node: Node<'_>,
-        path: &mut Vec<Move>,
-        lines: &mut Vec<Vec<Move>>,
-    ) -> bool {
-        if left == 0 {
-            let mated = pos.turn().is_black() && is_checkmate(pos);
-            if mated {
-                lines.push(path.clone());
-            }
-            return mated;
-        }
-        if self.tick() || pos.has_insufficient_material(Color::White) {
-            return false;
-        }
-        let pictures = self.pictures.clone().zip(node.units);
-        // At the last ply the checking moves are found as fast as the test
-        // would run.
-        if pictures.is_none() && left >= 2 && self.bound_pays() {
-            self.bound_calls += 1;
-            if !help_bound::may_mate(pos, left) {
-                self.bound_prunes += 1;
-                return false;
-            }
-        }
-        // The pictures first: cheaper than the table probe's cache miss.
-        let mut buffers = Buffers::default();
-        // The pictures reachable here, with their costs.
-        let mut alive: &[Costs] = &[];
-        if let Some((pictures, units)) = &pictures {
-            if self.buffers.len() <= usize::from(left) {
-                self.buffers
-                    .resize_with(usize::from(left) + 1, Buffers::default);
-            }
-            buffers = std::mem::take(&mut self.buffers[usize::from(left)]);
-            alive = match node.alive {
-                // The parent's move test found the pictures and their costs.
-                Some(alive) if node.exact => alive,
-                _ => {
-                    pictures.filter(pos, units, left, node.alive, &mut buffers.alive);
-                    &buffers.alive
-                }
-            };
-            if alive.is_empty() {
-                self.buffers[usize::from(left)] = buffers;
-                return false;
-            }
-        }
-        // White's last move is found faster than the table's cache miss,
-        // and those entries would crowd out the costlier ones.
-        // A hash from the parent was probed there already.
-        let hash = (left >= 2).then(|| {
-            node.hash
-                .unwrap_or_else(|| pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0)
-        });
-        let probed = node.hash.is_some();
-        let salt = self.shared.salt;
-        if !probed
-            && hash.is_some_and(|h| self.shared.table.get(help_key(h ^ salt, left)).is_some())
-        {
-            self.stats.tt_hits += 1;
-            if pictures.is_some() {
-                self.buffers[usize::from(left)] = buffers;
-            }
-            return false;
-        }
-        // White's mating move must give check.
-        let mut moves = MoveList::new();
-        candidate_moves(pos, left == 1, &mut moves);
-        // Most moves lose every picture; finding that out before playing
-        // them saves the copies, and the child filters only the pictures
-        // the move may keep. The last ply's children are judged by mate.
-        let mut test = pictures
-            .as_ref()
-            .filter(|_| left >= 2)
-            .map(|(pictures, units)| pictures.move_test(pos, units, left, alive));
-        let mut any = false;
-        for m in &moves {
-            let mut exact = false;
-            if let Some(test) = &mut test {
-                exact = test.keep(m, &mut buffers.kept);
-                if buffers.kept.is_empty() {
-                    continue;
-                }
-            }
-            // A child the table knows fails is not even played: its hash
-            // follows from the move (when shakmaty can tell it cheaply).
-            let child_hash = hash
-                .filter(|_| left >= 3)
-                .and_then(|h| pos.update_zobrist_hash(Zobrist64(h), *m, EnPassantMode::Legal))
-                .map(|h| h.0);
-            if let Some(h) = child_hash {
-                if self
-                    .shared
-                    .table
-                    .get(help_key(h ^ salt, left - 1))
-                    .is_some()
-                {
-                    self.stats.tt_hits += 1;
-                    continue;
-                }
-            }
-            let mut next = pos.clone();
-            next.play_unchecked(*m);
-            let next_units = pictures.as_ref().map(|(_, units)| {
-                let mut u = (*units).clone();
-                u.play(pos.turn(), m);
-                u
-            });
-            let child = Node {
-                units: next_units.as_ref(),
-                alive: test.as_ref().map(|_| buffers.kept.as_slice()),
-                exact,
-                hash: child_hash,
-            };
-            path.push(*m);
-            any |= self.help_lines(&next, left - 1, child, path, lines);
-            path.pop();
-            if self.out_of_time {
-                break;
-            }
-        }
-        if pictures.is_some() {
-            self.buffers[usize::from(left)] = buffers;
-        }
-        if self.out_of_time {
-            return any;
-        }
-        if let (false, Some(hash)) = (any, hash) {
-            self.shared.table.put(help_key(hash ^ salt, left), 1, left);
-        }
-        any
-    }
-}
-
-/// A helpmate node's picture lists, kept per plies left for reuse.
-#[derive(Debug, Default)]
-struct Buffers {
-    /// The pictures reachable at the node, with their costs, when the
-    /// parent's move test could not tell them.
-    alive: Vec<Costs>,
-    /// Those a move may keep, with their costs after it.
-    kept: Vec<Costs>,
-}
-
-/// What a helpmate node inherits from its parent for the picture test.
-#[derive(Debug, Clone, Copy)]
-struct Node<'a> {
-    /// The diagram's units where they stand now (with pictures only).
-    units: Option<&'a Units>,
-    /// The pictures the parent's move may have kept; `None` at the first
-    /// level.
-    alive: Option<&'a [Costs]>,
-    /// Whether `alive` is exactly what the filter would find here, costs
-    /// included (see [`picture::MoveTest::keep`]).
-    exact: bool,
-    /// The position's hash, when the parent worked it out (and found it
-    /// missing from the table).
-    hash: Option<u64>,
 }
 
 /// The moves worth trying from `pos`, into `moves`: only the checking ones
@@ -1067,14 +646,8 @@ fn render_line(start: &Chess, line: &[Move]) -> Line {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
 
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::testing::position;
 
     /// The in-place ordering agrees with a stable sort on (not check, not
     /// capture), on positions with checks, captures and promotions.

@@ -10,7 +10,7 @@ use super::reference::{direct_keys, help_lines, self_keys, Budget};
 use super::Rng;
 use crate::legality;
 use crate::mate::{Found, Parallelism, Solver};
-use crate::search::Table;
+use crate::transposition::Table;
 use crate::Stipulation;
 
 /// Positions the reference may make per case; a case that needs more is
@@ -255,7 +255,7 @@ fn planted_help(
 }
 
 /// The legality stage alone on `games` random games from `seed` (four
-/// positions each, see [`legality_of_game`]); `progress` is called every
+/// positions each, see `legality_of_game`); `progress` is called every
 /// 1000 games.
 pub fn run_legality(seed: u64, games: u64, mut progress: impl FnMut(u64, &Summary)) -> Summary {
     let mut summary = Summary::default();

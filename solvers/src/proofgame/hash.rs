@@ -10,7 +10,7 @@ use shakmaty::{
     Role, Square,
 };
 
-pub(super) use crate::search::mix;
+pub(super) use crate::transposition::mix;
 
 pub fn piece_key(sq: Square, piece: Piece) -> u64 {
     Zobrist64::zobrist_for_piece(sq, piece).0

@@ -16,13 +16,60 @@
 //! Verdicts follow Stelvio: only games of the stipulated parity count; a
 //! shorter one of the same parity also cooks the problem and is reported as
 //! a short solution.
+//!
+//! ## The bound
+//!
+//! The matching is computed for moves, pawn captures and forced straight
+//! pawn steps; the units the opponent's pawns must capture first walk to
+//! the squares those pawns can capture on within their side's budget; a
+//! side that must still capture with pieces alone sends one to where the
+//! opponent can lose a unit and back. Distances account for the diagram
+//! pawns that walked straight up their files (their side captured at most
+//! once, their neighbours never moved): a rook or queen never slides along
+//! such a file across the pawn's whole stretch.
+//!
+//! Each move is bounded before it is played: the mover's matching and its
+//! dual potentials (LP duality) give a lower bound of its need after the
+//! move from the moved unit's new costs alone, so most moves the bound
+//! would reject are never made. A side with at most two moves to spare
+//! must also find one order of its own moves, alone on the board but for
+//! the opponent's units that never move, that reaches its diagram units:
+//! units that bar each other's ways in every order are caught there (a
+//! bounded search per side, cached by its units, in `solo`; past its bound
+//! it prunes nothing).
+//!
+//! ## The count
+//!
+//! `n_solutions` is exact and the first [`DEFAULT_SOLUTION_CAP`] games are
+//! listed. The games found still decide a cook when the budget runs out
+//! (two of the stipulated length, or one shorter): the judgement is then
+//! `Cooked` and the count a lower bound (so it is, too, past 2^56 games);
+//! with fewer, `Unsolved`. Stated final rights (see [`Rights`]) apply to
+//! shorter games as well. A diagram king in check has its last move
+//! retracted and each position before it searched on its own (those that
+//! fail the cheap or static retro legality tests, above all those in which
+//! the check was already given, are impossible and left out).
+//!
+//! The table ([`Options::table`]) may be kept from one problem to the next,
+//! since its entries stay true for any problem: a fresh one would map its
+//! memory in again page by page, which costs more than the search on most
+//! problems and makes threads wait on each other (see
+//! [`crate::stage::Resources`]). Threads share the search the Stelvio way:
+//! all walk the top [`Options::sync_depth`] plies in the same order and
+//! claim each node there with one atomic maximum.
 
 pub mod analysis;
 mod assign;
 mod hash;
 mod memo;
+mod prove;
+mod rights;
 mod search;
 mod solo;
+use prove::*;
+pub use prove::{first_rejected_prefix, may_reach, prove};
+use rights::*;
+pub use rights::{Rights, RightsGroup};
 
 use std::time::{Duration, Instant};
 
@@ -32,7 +79,7 @@ use shakmaty::{
 };
 
 use crate::mate::Line;
-use crate::search::Table;
+use crate::transposition::Table;
 use analysis::Analysis;
 use search::{add_games, Goal, Shared, Worker, MAX_GAMES};
 use shakmaty::san::SanPlus;
@@ -46,101 +93,6 @@ pub struct Progress {
     /// Diagram positions reached so far (a lower bound on the games).
     pub solutions: u64,
     pub elapsed: Duration,
-}
-
-/// What a problem states of its final position besides the board: its
-/// castling rights and its en-passant square, each when stated. A game
-/// reaches the diagram only if it ends with the stated ones. Unstated ones
-/// are free (Stelvio's rule): any game to the board counts, and the
-/// verdict groups the games by the rights they end with.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Rights {
-    /// The castling rights (rook squares) the final position has.
-    pub castling: Option<Bitboard>,
-    /// The final position's en-passant square (one where a capture en
-    /// passant is legal), `Some(None)` for none.
-    pub en_passant: Option<Option<Square>>,
-}
-
-impl Rights {
-    /// The rights `pos` has, all stated.
-    pub fn of(pos: &Chess) -> Rights {
-        Rights {
-            castling: Some(pos.castles().castling_rights()),
-            en_passant: Some(pos.ep_square(EnPassantMode::Legal)),
-        }
-    }
-
-    /// Whether `pos` has the stated rights. A stated en-passant square
-    /// says that the last move was a pawn's double step across it (FEN
-    /// writers differ on whether a capture must be possible); a stated
-    /// "none", that no capture en passant is possible.
-    pub fn met_by(&self, pos: &Chess) -> bool {
-        self.castling
-            .is_none_or(|c| pos.castles().castling_rights() == c)
-            && self.en_passant.is_none_or(|ep| match ep {
-                Some(_) => pos.ep_square(EnPassantMode::Always) == ep,
-                None => pos.ep_square(EnPassantMode::Legal).is_none(),
-            })
-    }
-
-    /// The rights of `pos` that these leave unstated.
-    fn unstated_of(&self, pos: &Chess) -> Rights {
-        let all = Rights::of(pos);
-        Rights {
-            castling: all.castling.filter(|_| self.castling.is_none()),
-            en_passant: all.en_passant.filter(|_| self.en_passant.is_none()),
-        }
-    }
-
-    /// Whether everything is stated.
-    fn all_stated(&self) -> bool {
-        self.castling.is_some() && self.en_passant.is_some()
-    }
-
-    /// Whether a position with `castling` rights may still end with the
-    /// stated ones: rights are lost, never gained.
-    pub fn still_possible(&self, castling: Bitboard) -> bool {
-        self.castling.is_none_or(|c| c.is_subset(castling))
-    }
-
-    /// `castling KQk, no en passant`, as a judge reads it; `any rights`
-    /// when none is stated.
-    pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(c) = self.castling {
-            parts.push(format!("castling {}", castling_letters(c)));
-        }
-        match self.en_passant {
-            Some(Some(sq)) => parts.push(format!("en passant on {sq}")),
-            Some(None) => parts.push("no en passant".into()),
-            None => {}
-        }
-        if parts.is_empty() {
-            "any rights".into()
-        } else {
-            parts.join(", ")
-        }
-    }
-}
-
-/// `KQkq` for the castling rights on the four corners (`-` for none).
-fn castling_letters(rights: Bitboard) -> String {
-    let letters: String = [
-        (Square::H1, 'K'),
-        (Square::A1, 'Q'),
-        (Square::H8, 'k'),
-        (Square::A8, 'q'),
-    ]
-    .iter()
-    .filter(|(sq, _)| rights.contains(*sq))
-    .map(|(_, c)| *c)
-    .collect();
-    if letters.is_empty() {
-        "-".into()
-    } else {
-        letters
-    }
 }
 
 /// How to search.
@@ -235,25 +187,6 @@ impl Games {
             self.count,
             self.plies
         )
-    }
-}
-
-/// The games that end with the same final rights (those the problem
-/// leaves unstated): what a judge reads as "unique if Black cannot castle".
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RightsGroup {
-    /// The final rights; only the unstated ones are set.
-    pub rights: Rights,
-    /// Games of the stipulated length.
-    pub exact: u64,
-    /// Shorter games of the same parity.
-    pub short: u64,
-}
-
-impl RightsGroup {
-    /// Whether the problem would be sound with these rights stated.
-    pub fn unique(&self) -> bool {
-        self.exact == 1 && self.short == 0
     }
 }
 
@@ -512,97 +445,6 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
     finish(outcome, judgement, note)
 }
 
-/// Fills `outcome.by_rights` from the games listed, and a note a judge
-/// reads: which final rights (of those `stated` leaves open) would make the
-/// problem sound.
-fn group_by_rights(outcome: &mut Outcome, stated: &Rights) {
-    let mut groups: Vec<RightsGroup> = Vec::new();
-    let mut listed = 0;
-    let lengths =
-        std::iter::once((&outcome.exact, true)).chain(outcome.short.iter().map(|g| (g, false)));
-    for (games, exact) in lengths {
-        for line in &games.lines {
-            let Some(last) = replay(&line.uci) else {
-                continue;
-            };
-            listed += 1;
-            let rights = stated.unstated_of(&last);
-            let i = match groups.iter().position(|g| g.rights == rights) {
-                Some(i) => i,
-                None => {
-                    groups.push(RightsGroup {
-                        rights,
-                        exact: 0,
-                        short: 0,
-                    });
-                    groups.len() - 1
-                }
-            };
-            if exact {
-                groups[i].exact += 1;
-            } else {
-                groups[i].short += 1;
-            }
-        }
-    }
-    let counted = std::iter::once(&outcome.exact)
-        .chain(&outcome.short)
-        .try_fold(0u64, |n, g| g.complete.then(|| n.saturating_add(g.count)));
-    outcome.by_rights_complete = counted == Some(listed);
-    if groups.is_empty() {
-        return;
-    }
-    let described: Vec<String> = groups
-        .iter()
-        .map(|g| {
-            format!(
-                "{}: {} of {} plies, {} shorter{}",
-                g.rights.describe(),
-                g.exact,
-                outcome.exact.plies,
-                g.short,
-                if g.unique() && outcome.by_rights_complete {
-                    " (sound with these rights)"
-                } else {
-                    ""
-                }
-            )
-        })
-        .collect();
-    let scope = if outcome.by_rights_complete {
-        "the games"
-    } else {
-        "the games listed (not all that were counted)"
-    };
-    outcome.notes.push(format!(
-        "final rights were not stated; {scope} by the rights they end with: {}",
-        described.join("; ")
-    ));
-    if outcome.by_rights_complete {
-        if let Some(g) = groups.iter().find(|g| g.unique()) {
-            outcome.notes.push(format!(
-                "unique if the diagram states {}: the other games end with other rights",
-                g.rights.describe()
-            ));
-        }
-    }
-    outcome.by_rights = groups;
-}
-
-/// The position after the UCI moves `uci` from the initial array.
-fn replay(uci: &[String]) -> Option<Chess> {
-    let mut pos = Chess::default();
-    for text in uci {
-        let m = text
-            .parse::<shakmaty::uci::UciMove>()
-            .ok()?
-            .to_move(&pos)
-            .ok()?;
-        pos.play_unchecked(m);
-    }
-    Some(pos)
-}
-
 /// The verdict on the games found of the stipulated length (`exact`) and
 /// shorter ones of the same parity, the budget having `ran_out` or not.
 /// Counts cut short are lower bounds: enough games cook the problem
@@ -661,117 +503,6 @@ fn count_and_list(shared: &Shared, goal: Goal, start: &Chess, length: u32, cap: 
         complete,
         lines: lines.iter().map(|l| render(start, l)).collect(),
     }
-}
-
-/// A game from the initial array to exactly `setup` (board, side to move,
-/// castling rights), of at most `max_plies` half-moves, found
-/// before `deadline`: the proof the legality stage needs to call a position
-/// legal. Shortest first. `None` when none was found in time (which proves
-/// nothing), and for diagrams that claim an en-passant square.
-pub fn prove(setup: &Setup, max_plies: u32, deadline: Instant) -> Option<Line> {
-    if setup.ep_square.is_some() || Color::ALL.iter().any(|c| setup.board.king_of(*c).is_none()) {
-        return None;
-    }
-    let analysis = Analysis::new(&setup.board);
-    if static_impossibility(&analysis).is_some() {
-        return None;
-    }
-    let table = Table::sized(16, 16);
-    let shared = Shared::new(&table, Some(deadline), None, u32::MAX);
-    let rights = Rights {
-        castling: Some(setup.castling_rights),
-        en_passant: None,
-    };
-    let goal = Goal::new(&analysis, None, rights);
-    let start = Chess::default();
-    let first = u32::from(setup.turn == Color::Black);
-    let mut worker = Worker::new(&shared, goal, false, max_plies, 0);
-    for length in (first..=max_plies).step_by(2) {
-        if !worker.feasible(&start, length) {
-            continue;
-        }
-        let mut games = Vec::new();
-        worker.lines(&start, length, &mut Vec::new(), &mut games, 1);
-        if shared.aborted() {
-            return None;
-        }
-        if let Some(game) = games.first() {
-            return Some(render(&start, game));
-        }
-    }
-    None
-}
-
-/// Whether the search's static tests let `pos` through with `left` plies
-/// to go towards `diagram`: false proves that no game of exactly `left`
-/// more plies leads from `pos` to the diagram.
-pub fn may_reach(diagram: &Board, pos: &Chess, left: u32) -> bool {
-    let analysis = Analysis::new(diagram);
-    let table = Table::sized(1, 10);
-    let shared = Shared::new(&table, None, None, u32::MAX);
-    let goal = Goal::new(&analysis, None, Rights::default());
-    Worker::probe(&shared, goal).feasible(pos, left)
-}
-
-/// The first prefix of `game` (its number of plies) that the search's
-/// static tests reject with the plies left to the end of the game, towards
-/// the board `game` ends on with the stated `rights`; `None` when they let
-/// every prefix through, as they must (a test for the bound's soundness).
-pub fn first_rejected_prefix(diagram: &Board, rights: Rights, game: &[Move]) -> Option<usize> {
-    let analysis = Analysis::new(diagram);
-    let table = Table::sized(1, 10);
-    let shared = Shared::new(&table, None, None, u32::MAX);
-    let goal = Goal::new(&analysis, None, rights);
-    let mut probe = Worker::probe(&shared, goal);
-    let mut pos = Chess::default();
-    let length = game.len();
-    for (i, m) in game.iter().enumerate() {
-        let castling = pos.castles().castling_rights();
-        if !rights.still_possible(castling) || !probe.feasible(&pos, (length - i) as u32) {
-            return Some(i);
-        }
-        pos.play_unchecked(*m);
-    }
-    let reached = pos.board() == diagram && rights.met_by(&pos);
-    (!reached || !probe.feasible(&pos, 0)).then_some(length)
-}
-
-/// Why no game of any length can reach the diagram, if the static analysis
-/// shows that.
-fn static_impossibility(analysis: &Analysis) -> Option<String> {
-    let start = Board::default();
-    let castles = Chess::default().castles().clone();
-    let target = analysis.target();
-    for color in Color::ALL {
-        let Some(need) = analysis.need(&start, &castles, color) else {
-            return Some(format!(
-                "static analysis: {color}'s units cannot all have come from the initial array \
-                 (a unit unreachable or too many promotions needed)"
-            ));
-        };
-        let lost = 16 - target.by_color(!color).count() as i32;
-        if need.captures > lost {
-            return Some(format!(
-                "static analysis: {color}'s pawns need {} capture(s) but {} lost only {lost} unit(s)",
-                need.captures, !color
-            ));
-        }
-    }
-    None
-}
-
-/// Whether the board of `before`, with its side to move, passes the
-/// legality tests that hold in every game: the cheap ones (above all, that
-/// the side not to move is not in check) and the static retro ones.
-/// Castling rights and the en-passant square are left out, as a goal fixes
-/// neither. Most positions before a checking move fail this (the check was
-/// already there), and each would cost a whole search otherwise.
-fn reachable_board(before: &Setup) -> bool {
-    let mut before = before.clone();
-    before.castling_rights = shakmaty::Bitboard::EMPTY;
-    before.ep_square = None;
-    crate::legality::cheap::check(&before).is_empty()
-        && !crate::legality::retro::has_static_flaw(&before)
 }
 
 /// The diagram as a position with `turn` to move (no castling rights, no

@@ -19,7 +19,7 @@ use super::hash::{self, mix, side_key, BoardHash};
 use super::memo::{Answers, Memo, SideCache};
 use super::solo::Solo;
 use super::{Progress, Rights};
-use crate::search::{payload, Table};
+use crate::transposition::{payload, Table};
 
 /// What a search aims at: the diagram, or (last-move retraction) a
 /// position before it from which a last move must lead to the diagram.

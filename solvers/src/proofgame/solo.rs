@@ -20,7 +20,7 @@ use shakmaty::{attacks, Bitboard, Board, Castles, CastlingSide, Color, Rank, Rol
 use super::analysis::Analysis;
 use super::hash::{mix, piece_key, units_key, BoardHash};
 use super::memo::{Answers, SideCache};
-use crate::check::promotions;
+use crate::checking::promotions;
 
 /// The test is skipped when the opponent must take more of the side's
 /// units than this: each choice of them is a game of its own.

@@ -30,17 +30,10 @@ pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::fen::Fen;
-    use shakmaty::CastlingMode;
 
     use super::*;
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::testing::position as pos;
 
     #[test]
     fn a_minor_taken_into_a_drawn_ending_is_a_draw() {

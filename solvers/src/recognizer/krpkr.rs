@@ -18,7 +18,7 @@ use shakmaty::attacks::{king_attacks, rook_attacks};
 use shakmaty::{Bitboard, Chess, Color, File, Position, Rank, Role, Square};
 
 use super::{strong_color, View};
-use crate::check::{gives_check, CheckInfo};
+use crate::checking::{gives_check, CheckInfo};
 use crate::tablebase::Wdl;
 
 /// The units of a KRPKR position as the side with the pawn sees it.
@@ -104,17 +104,10 @@ fn lucena(u: &Units) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess};
 
     use super::*;
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::testing::position as pos;
 
     #[test]
     fn philidor_without_tactics_is_a_draw() {

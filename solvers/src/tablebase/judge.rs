@@ -72,7 +72,7 @@ fn is_zero(n: &usize) -> bool {
 
 /// What the stage concluded about the problem, when it could.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Judgement {
     Sound,
     /// A second solution: a cook by the study conventions (see
     /// [`super::study`]), or a direct mate shorter than stipulated.
@@ -81,10 +81,12 @@ pub enum Outcome {
     Unsound,
 }
 
+/// The result of [`judge`] (named as [`crate::proofgame::Outcome`] is:
+/// the word is the judgement, the whole is the outcome).
 #[derive(Debug, Default)]
-pub struct Judgement {
+pub struct Outcome {
     pub report: Option<Report>,
-    pub outcome: Option<Outcome>,
+    pub judgement: Option<Judgement>,
     pub notes: Vec<String>,
 }
 
@@ -95,8 +97,8 @@ pub fn judge(
     solution: Option<&str>,
     max_pieces: u32,
     sources: &Sources<'_>,
-) -> Judgement {
-    let mut out = Judgement::default();
+) -> Outcome {
+    let mut out = Outcome::default();
     let study = matches!(stipulation, Stipulation::Win | Stipulation::Draw);
     let (line, stop) = match solution {
         Some(text) if study => MainLine::play(pos, &san_tokens(text)),
@@ -181,7 +183,7 @@ pub fn judge(
         tables: Vec::new(),
         findings: Vec::new(),
     };
-    out.outcome = match stipulation {
+    out.judgement = match stipulation {
         Stipulation::Win | Stipulation::Draw => check_study(
             &line,
             stipulation,
@@ -205,31 +207,31 @@ fn check_direct(
     wdl: Wdl,
     dtm: Option<Dtm>,
     notes: &mut Vec<String>,
-) -> Option<Outcome> {
+) -> Option<Judgement> {
     let wanted = 2 * moves - 1;
     match dtm {
-        Some(Dtm::Win(n)) if u32::from(n) == wanted => Some(Outcome::Sound),
+        Some(Dtm::Win(n)) if u32::from(n) == wanted => Some(Judgement::Sound),
         Some(Dtm::Win(n)) if u32::from(n) < wanted => {
             notes.push(format!(
                 "tablebase: mate in {} already, shorter than stipulated",
                 n.div_ceil(2)
             ));
-            Some(Outcome::Cooked)
+            Some(Judgement::Cooked)
         }
         Some(Dtm::Win(n)) => {
             notes.push(format!(
                 "tablebase: the fastest mate takes {} moves",
                 n.div_ceil(2)
             ));
-            Some(Outcome::Unsound)
+            Some(Judgement::Unsound)
         }
         Some(other) => {
             notes.push(format!("tablebase: no mate at all ({other} for White)"));
-            Some(Outcome::Unsound)
+            Some(Judgement::Unsound)
         }
         None if wdl != Wdl::Win => {
             notes.push(format!("tablebase: no mate at all ({wdl} for White)"));
-            Some(Outcome::Unsound)
+            Some(Judgement::Unsound)
         }
         None => None,
     }
@@ -260,7 +262,7 @@ fn check_study(
     sources: &Sources<'_>,
     report: &mut Report,
     notes: &mut Vec<String>,
-) -> Option<Outcome> {
+) -> Option<Judgement> {
     let claimed = claimed_result(stipulation);
     let pos = &line.positions[0];
     let white_value = if pos.turn() == Color::White {
@@ -277,11 +279,11 @@ fn check_study(
                 " where the main line enters the tables"
             }
         ));
-        return Some(Outcome::Unsound);
+        return Some(Judgement::Unsound);
     }
     // Only a check from the diagram can call a study sound; from where
     // the line enters the tables it can find a cook or a failure.
-    let sound = line.from_diagram.then_some(Outcome::Sound);
+    let sound = line.from_diagram.then_some(Judgement::Sound);
     if !has_solution {
         return sound;
     }
@@ -298,10 +300,10 @@ fn check_study(
     report.findings = check.findings;
     if let Some(fails) = check.fails {
         notes.push(format!("tablebase: {fails}"));
-        return Some(Outcome::Unsound);
+        return Some(Judgement::Unsound);
     }
     if cooked {
-        Some(Outcome::Cooked)
+        Some(Judgement::Cooked)
     } else {
         sound
     }

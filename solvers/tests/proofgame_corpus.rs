@@ -1,10 +1,10 @@
-//! The proof-game solver judged on the shared corpus (tests/data/spg.csv, a
-//! copy of ../shared/corpus/spg.csv): every row's verdict and number of games
-//! must match, and the games the corpus lists must be among those found.
+//! The proof-game solver judged on the corpus (tests/data/spg.csv): every
+//! row's verdict and number of games must match, and the games the corpus
+//! lists must be among those found.
 //!
 //! The default run takes the rows up to `QUICK_PLIES` half-moves that the
 //! reference solver did not find slow either; the rest
-//! are checked by `cargo test -p solvers --test spg_corpus -- --ignored` and
+//! are checked by `cargo test -p solvers --test proofgame_corpus -- --ignored` and
 //! by the benchmark (`cargo bench -p solvers --bench proofgame`).
 
 use std::collections::HashMap;
@@ -12,10 +12,12 @@ use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use solvers::proofgame::{self, Judgement, Options};
-use solvers::search::Table;
+use solvers::transposition::Table;
 
 mod common;
 use common::{data, read_csv};
+use solvers::testing::corpus_verdict;
+use solvers::verdict::Kind;
 
 /// Rows up to this length run in the default (dev-profile) test...
 const QUICK_PLIES: u32 = 16;
@@ -25,16 +27,6 @@ const REFERENCE_QUICK_S: f64 = 10.0;
 
 /// Per-row limit: far above what a row in scope needs.
 const ROW_BUDGET: Duration = Duration::from_secs(120);
-
-fn judgement_word(j: Judgement) -> &'static str {
-    match j {
-        Judgement::Sound => "unique",
-        Judgement::Cooked => "cooked",
-        Judgement::NoSolution => "no_solution",
-        Judgement::Illegal => "illegal",
-        Judgement::Unsolved => "unsolved",
-    }
-}
 
 /// Checks one row; `Err` says what is wrong.
 fn check_row(row: &HashMap<String, String>, table: &Table) -> Result<(), String> {
@@ -54,8 +46,8 @@ fn check_row(row: &HashMap<String, String>, table: &Table) -> Result<(), String>
         ..Options::default()
     };
     let outcome = proofgame::solve(&board, plies, &options).map_err(|e| format!("{id}: {e}"))?;
-    let got = judgement_word(outcome.judgement);
-    if got != row["verdict"] {
+    let got = Kind::from(outcome.judgement);
+    if Some(got) != corpus_verdict(&row["verdict"]) {
         return Err(format!(
             "{id}: verdict {got}, want {} ({:?})",
             row["verdict"], outcome.notes
@@ -130,7 +122,7 @@ fn run(select: impl Fn(&HashMap<String, String>) -> bool) -> usize {
 }
 
 #[test]
-fn spg_corpus_quick_rows() {
+fn proofgame_corpus_quick_rows() {
     let judged = run(quick);
     assert!(judged >= 60, "only {judged} rows in scope");
 }
@@ -145,7 +137,7 @@ fn medium(row: &HashMap<String, String>) -> bool {
 }
 
 #[test]
-fn spg_corpus_medium_rows() {
+fn proofgame_corpus_medium_rows() {
     let judged = run(medium);
     assert!(judged >= 30, "only {judged} rows in scope");
 }
@@ -156,14 +148,14 @@ fn spg_corpus_medium_rows() {
 /// cooked within any budget past that); spg261 (43 plies) about 85.
 #[test]
 #[ignore = "long proof games: minutes in the dev profile; the benchmark checks them too"]
-fn spg_corpus_long_rows() {
+fn proofgame_corpus_long_rows() {
     run(|row| !quick(row) && !medium(row));
 }
 
 /// The same quick rows on two threads (the synchronisation-depth split)
 /// give the same verdicts and counts.
 #[test]
-fn spg_corpus_two_threads() {
+fn proofgame_corpus_two_threads() {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()

@@ -11,7 +11,7 @@
 //!
 //! The default run checks a fixed-seed set. Any count, any seed:
 //! `SPG_ORACLE_CASES=100000 SPG_ORACLE_SEARCH=0 cargo test --release -p
-//! solvers --test spg_oracle -- --ignored --nocapture`, which prints
+//! solvers --test proofgame_oracle -- --ignored --nocapture`, which prints
 //! `N cases, D disagreements` for each check (`SPG_ORACLE_SEED`,
 //! `SPG_ORACLE_PLIES` and `SPG_ORACLE_SEARCH_PLIES` set the seed and the
 //! longest games).
@@ -19,27 +19,10 @@
 use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role, Square};
+use solvers::oracle::Rng;
 use solvers::proofgame::{self, Judgement, Options, Rights};
-use solvers::search::Table;
-
-/// SplitMix64: a deterministic generator small enough to live here, so
-/// that a seed names the same games on every machine and version.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use solvers::transposition::Table;
+use solvers::verdict::Kind;
 
 /// Squares where a castled rook stands: a capture there is the case the
 /// static bound once priced without castling.
@@ -99,7 +82,7 @@ fn random_game(rng: &mut Rng, plies: u32) -> Vec<Move> {
         if total == 0 {
             break;
         }
-        let mut pick = rng.below(total);
+        let mut pick = rng.below(total as usize) as u64;
         let m = *moves
             .iter()
             .find(|m| {
@@ -191,10 +174,10 @@ fn uci(game: &[Move]) -> String {
 
 /// The static bound on `cases` random games of up to `max_plies`.
 fn static_cases(seed: u64, cases: u64, max_plies: u32) -> Tally {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut tally = Tally::default();
     for case in 0..cases {
-        let plies = 1 + rng.below(u64::from(max_plies)) as u32;
+        let plies = 1 + rng.below(max_plies as usize) as u32;
         let game = random_game(&mut rng, plies);
         let stated = rng.below(2) == 0;
         tally.note_game(&game);
@@ -215,13 +198,13 @@ fn static_cases(seed: u64, cases: u64, max_plies: u32) -> Tally {
 /// The search on `cases` random games of up to `max_plies`, each given
 /// `budget`.
 fn search_cases(seed: u64, cases: u64, max_plies: u32, budget: Duration) -> Tally {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut tally = Tally::default();
     let table = Table::sized(64, 20);
     for case in 0..cases {
         // The longer half of the lengths: castling and en passant need
         // a few moves first.
-        let plies = max_plies / 2 + rng.below(u64::from(max_plies - max_plies / 2)) as u32 + 1;
+        let plies = max_plies / 2 + rng.below((max_plies - max_plies / 2) as usize) as u32 + 1;
         let game = random_game(&mut rng, plies);
         let stated = rng.below(2) == 0;
         tally.note_game(&game);
@@ -260,13 +243,7 @@ fn search_cases(seed: u64, cases: u64, max_plies: u32, budget: Duration) -> Tall
             tally.disagreements.push(format!(
                 "case {case} (seed {seed}): {} ({} games of {length} plies, listed: {listed}, \
                  rights {rights:?}; {:?}): {played}",
-                match outcome.judgement {
-                    Judgement::Sound => "unique",
-                    Judgement::Cooked => "cooked",
-                    Judgement::NoSolution => "no_solution",
-                    Judgement::Illegal => "illegal",
-                    Judgement::Unsolved => "unsolved",
-                },
+                Kind::from(outcome.judgement),
                 outcome.exact.count,
                 outcome.notes
             ));
@@ -338,13 +315,13 @@ fn oracle_any_count() {
 /// The generator itself: games are legal and the seed fixes them.
 #[test]
 fn random_games_are_reproducible() {
-    let a = random_game(&mut Rng(7), 30);
-    let b = random_game(&mut Rng(7), 30);
+    let a = random_game(&mut Rng::new(7), 30);
+    let b = random_game(&mut Rng::new(7), 30);
     assert_eq!(a, b);
     let mut pos = Chess::default();
     for m in &a {
         assert!(pos.is_legal(*m), "{m:?}");
         pos.play_unchecked(*m);
     }
-    assert_ne!(a, random_game(&mut Rng(8), 30));
+    assert_ne!(a, random_game(&mut Rng::new(8), 30));
 }

@@ -328,12 +328,7 @@ mod tests {
         }
     }
 
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::testing::position;
 
     /// `checking_moves` gives exactly the legal moves that check.
     fn assert_same_checks(pos: &Chess) {

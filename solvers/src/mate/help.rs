@@ -1,0 +1,301 @@
+//! Helpmates: every solution, searched with the move-count test and, for
+//! longer ones, mate pictures ([`super::picture`]).
+
+use super::*;
+
+/// Table size (log2 of slots) for a helpmate: in proportion to the work,
+/// estimated from both sides' mobility in the diagram. Fitted on corpus
+/// problems (h#3 with 16 and 55 moves, h#4 with 30): the tree grows as
+/// (moves of both sides)^(moves), the proof visits about that to the power
+/// 0.85, and a slot per two to four nodes is plenty. A big table costs
+/// its zeroing and cache misses, a small one lost transpositions.
+pub(super) fn help_table_log2(pos: &Chess, plies: u32) -> u32 {
+    let ours = pos.legal_moves().len().max(2) as f64;
+    let theirs = pos
+        .clone()
+        .swap_turn()
+        .map_or(ours, |p| p.legal_moves().len().max(2) as f64);
+    let tree_log2 = f64::from(plies) / 2.0 * (ours * theirs).log2();
+    (0.85 * tree_log2 - 3.0).clamp(16.0, 30.0) as u32
+}
+
+/// Mixes the plies left into a position's key for helpmate entries, so the
+/// same position at another depth is another entry.
+pub(super) fn help_key(hash: u64, left: u8) -> u64 {
+    hash ^ (u64::from(left) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The move-count test is dropped once this many calls pruned less than
+/// one node in [`BOUND_MIN_RATE`]. Dropping it loses no solution.
+pub(super) const BOUND_TRIAL: u64 = 20_000;
+
+/// Table size (log2 of slots) at most for a helpmate searched with pictures.
+pub(super) const PICTURES_TABLE_LOG2: u32 = 20;
+
+/// Helpmates shorter than this many plies are searched without pictures.
+pub(super) const PICTURES_MIN_PLIES: u8 = 5;
+pub(super) const BOUND_MIN_RATE: u64 = 50;
+
+impl Solver {
+    /// Is the move-count test still worth calling (see [`BOUND_TRIAL`])?
+    pub(super) fn bound_pays(&self) -> bool {
+        self.bound_calls < BOUND_TRIAL || self.bound_prunes * BOUND_MIN_RATE >= self.bound_calls
+    }
+
+    /// Every helpmate solution of `plies` half-moves, and every shorter one
+    /// with the same side starting (a short solution is a flaw too).
+    pub(super) fn help(&mut self, pos: &Chess, plies: u32, salt: u64) -> Result<Found, Unfinished> {
+        let plies = plies.min(u32::from(u8::MAX)) as u8;
+        let first = pos.legal_moves();
+        // Below h#2.5 the whole search costs less than filtering pictures.
+        let pictures = (plies >= PICTURES_MIN_PLIES)
+            .then(|| Pictures::enumerate(pos, plies))
+            .flatten();
+        // With pictures the search visits a small part of the tree the
+        // mobility estimate assumes; a table that size costs its zeroing.
+        let estimate = help_table_log2(pos, u32::from(plies));
+        self.resize(
+            match pictures {
+                Some(_) => estimate.min(PICTURES_TABLE_LOG2),
+                None => estimate,
+            },
+            salt,
+        );
+        let units = match pictures {
+            Some((pictures, units)) => {
+                self.stats.pictures = pictures.len() as u64;
+                self.pictures = Some(Arc::new(pictures));
+                Some(units)
+            }
+            None => {
+                self.pictures = None;
+                None
+            }
+        };
+        // The pictures the diagram reaches, by length: each first move's
+        // test starts from those. A first move that is the last ply is
+        // judged by mate, not pictures.
+        let lengths: Vec<u8> = (1..=plies).rev().step_by(2).collect();
+        let root_alive: Vec<Option<Vec<Costs>>> = match (&self.pictures, &units) {
+            (Some(pictures), Some(units)) => lengths
+                .iter()
+                .map(|&length| {
+                    (length >= 2).then(|| {
+                        let mut alive = Vec::new();
+                        pictures.filter(pos, units, length, None, &mut alive);
+                        alive
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let (per_move, stopped) = self.split(&first, |solver, m| {
+            let mut next = pos.clone();
+            next.play_unchecked(*m);
+            let next_units = units.clone().map(|mut u| {
+                u.play(pos.turn(), m);
+                u
+            });
+            let mut path = vec![*m];
+            let mut lines = Vec::new();
+            let mut kept = Vec::new();
+            for (l, &length) in lengths.iter().enumerate() {
+                let mut node = Node {
+                    units: next_units.as_ref(),
+                    alive: None,
+                    exact: false,
+                    hash: None,
+                };
+                let alive = root_alive.get(l).and_then(Option::as_ref);
+                if let (Some(pictures), Some(units), Some(alive)) =
+                    (&solver.pictures, &units, alive)
+                {
+                    let mut test = pictures.move_test(pos, units, length, alive);
+                    node.exact = test.keep(m, &mut kept);
+                    if kept.is_empty() {
+                        continue;
+                    }
+                    node.alive = Some(&kept);
+                }
+                solver.help_lines(&next, length - 1, node, &mut path, &mut lines);
+            }
+            (lines, !solver.out_of_time)
+        });
+        let examined = per_move.iter().filter(|(_, done)| *done).count();
+        let lines: Vec<Vec<Move>> = per_move.into_iter().flat_map(|(l, _)| l).collect();
+        let found = Found::Lines(render_lines(pos, &lines));
+        if stopped {
+            return Err(Unfinished {
+                found,
+                examined,
+                total: first.len(),
+            });
+        }
+        Ok(found)
+    }
+
+    /// Appends every continuation of `path` that mates Black after exactly
+    /// `left` more plies; returns whether there was one.
+    pub(super) fn help_lines(
+        &mut self,
+        pos: &Chess,
+        left: u8,
+        node: Node<'_>,
+        path: &mut Vec<Move>,
+        lines: &mut Vec<Vec<Move>>,
+    ) -> bool {
+        if left == 0 {
+            let mated = pos.turn().is_black() && is_checkmate(pos);
+            if mated {
+                lines.push(path.clone());
+            }
+            return mated;
+        }
+        if self.tick() || pos.has_insufficient_material(Color::White) {
+            return false;
+        }
+        let pictures = self.pictures.clone().zip(node.units);
+        // At the last ply the checking moves are found as fast as the test
+        // would run.
+        if pictures.is_none() && left >= 2 && self.bound_pays() {
+            self.bound_calls += 1;
+            if !help_bound::may_mate(pos, left) {
+                self.bound_prunes += 1;
+                return false;
+            }
+        }
+        // The pictures first: cheaper than the table probe's cache miss.
+        let mut buffers = Buffers::default();
+        // The pictures reachable here, with their costs.
+        let mut alive: &[Costs] = &[];
+        if let Some((pictures, units)) = &pictures {
+            if self.buffers.len() <= usize::from(left) {
+                self.buffers
+                    .resize_with(usize::from(left) + 1, Buffers::default);
+            }
+            buffers = std::mem::take(&mut self.buffers[usize::from(left)]);
+            alive = match node.alive {
+                // The parent's move test found the pictures and their costs.
+                Some(alive) if node.exact => alive,
+                _ => {
+                    pictures.filter(pos, units, left, node.alive, &mut buffers.alive);
+                    &buffers.alive
+                }
+            };
+            if alive.is_empty() {
+                self.buffers[usize::from(left)] = buffers;
+                return false;
+            }
+        }
+        // White's last move is found faster than the table's cache miss,
+        // and those entries would crowd out the costlier ones.
+        // A hash from the parent was probed there already.
+        let hash = (left >= 2).then(|| {
+            node.hash
+                .unwrap_or_else(|| pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0)
+        });
+        let probed = node.hash.is_some();
+        let salt = self.shared.salt;
+        if !probed
+            && hash.is_some_and(|h| self.shared.table.get(help_key(h ^ salt, left)).is_some())
+        {
+            self.stats.tt_hits += 1;
+            if pictures.is_some() {
+                self.buffers[usize::from(left)] = buffers;
+            }
+            return false;
+        }
+        // White's mating move must give check.
+        let mut moves = MoveList::new();
+        candidate_moves(pos, left == 1, &mut moves);
+        // Most moves lose every picture; finding that out before playing
+        // them saves the copies, and the child filters only the pictures
+        // the move may keep. The last ply's children are judged by mate.
+        let mut test = pictures
+            .as_ref()
+            .filter(|_| left >= 2)
+            .map(|(pictures, units)| pictures.move_test(pos, units, left, alive));
+        let mut any = false;
+        for m in &moves {
+            let mut exact = false;
+            if let Some(test) = &mut test {
+                exact = test.keep(m, &mut buffers.kept);
+                if buffers.kept.is_empty() {
+                    continue;
+                }
+            }
+            // A child the table knows fails is not even played: its hash
+            // follows from the move (when shakmaty can tell it cheaply).
+            let child_hash = hash
+                .filter(|_| left >= 3)
+                .and_then(|h| pos.update_zobrist_hash(Zobrist64(h), *m, EnPassantMode::Legal))
+                .map(|h| h.0);
+            if let Some(h) = child_hash {
+                if self
+                    .shared
+                    .table
+                    .get(help_key(h ^ salt, left - 1))
+                    .is_some()
+                {
+                    self.stats.tt_hits += 1;
+                    continue;
+                }
+            }
+            let mut next = pos.clone();
+            next.play_unchecked(*m);
+            let next_units = pictures.as_ref().map(|(_, units)| {
+                let mut u = (*units).clone();
+                u.play(pos.turn(), m);
+                u
+            });
+            let child = Node {
+                units: next_units.as_ref(),
+                alive: test.as_ref().map(|_| buffers.kept.as_slice()),
+                exact,
+                hash: child_hash,
+            };
+            path.push(*m);
+            any |= self.help_lines(&next, left - 1, child, path, lines);
+            path.pop();
+            if self.out_of_time {
+                break;
+            }
+        }
+        if pictures.is_some() {
+            self.buffers[usize::from(left)] = buffers;
+        }
+        if self.out_of_time {
+            return any;
+        }
+        if let (false, Some(hash)) = (any, hash) {
+            self.shared.table.put(help_key(hash ^ salt, left), 1, left);
+        }
+        any
+    }
+}
+
+/// A helpmate node's picture lists, kept per plies left for reuse.
+#[derive(Debug, Default)]
+pub(super) struct Buffers {
+    /// The pictures reachable at the node, with their costs, when the
+    /// parent's move test could not tell them.
+    pub(super) alive: Vec<Costs>,
+    /// Those a move may keep, with their costs after it.
+    pub(super) kept: Vec<Costs>,
+}
+
+/// What a helpmate node inherits from its parent for the picture test.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Node<'a> {
+    /// The diagram's units where they stand now (with pictures only).
+    pub(super) units: Option<&'a Units>,
+    /// The pictures the parent's move may have kept; `None` at the first
+    /// level.
+    pub(super) alive: Option<&'a [Costs]>,
+    /// Whether `alive` is exactly what the filter would find here, costs
+    /// included (see [`picture::movetest::MoveTest::keep`]).
+    pub(super) exact: bool,
+    /// The position's hash, when the parent worked it out (and found it
+    /// missing from the table).
+    pub(super) hash: Option<u64>,
+}

@@ -1,0 +1,355 @@
+//! The move test: a node's moves dropped before they are played when the
+//! position after them reaches none of the node's pictures.
+
+use super::*;
+
+/// What one reachable picture costs at a node: White's moves for its
+/// named units, Black's for its blocks, and the Black king's distance to
+/// its square. (Each within a budget of at most 255 plies' moves; the
+/// node lists are copied move by move, so they are kept small.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Costs {
+    pub(crate) index: u32,
+    pub(super) white: u8,
+    pub(super) blocks: u8,
+    /// The Black king's distance to the picture's king square.
+    pub(super) king: u8,
+    /// Copied from the picture, so that most moves are judged without
+    /// reading it.
+    pub(super) king_sq: Square,
+    pub(super) kinds: Kinds,
+    pub(super) named_ids: u32,
+}
+
+/// Tests a node's moves before they are played: a move is dropped when the
+/// position after it reaches none of the node's pictures, which is what
+/// the filter there would find after the cost of playing the move. The
+/// test looks at the moving unit (and at the White unit a Black capture
+/// takes), and where it cannot tell cheaply (castling, en passant, White's
+/// captures' effect on Black's blocks) it keeps the move's pictures, so it
+/// never drops a move the filter would keep.
+pub(crate) struct MoveTest<'a> {
+    pub(super) pictures: &'a Pictures,
+    pub(super) units: &'a Units,
+    pub(super) costs: &'a [Costs],
+    /// The node's blocker kinds, worked out for its first Black move that
+    /// is not the king's.
+    pub(super) blockers: Option<Blockers>,
+    pub(super) turn: Color,
+    /// The side to move may castle: its king's and rooks' moves may
+    /// change the castling bonus.
+    pub(super) rights: bool,
+    /// The child's budgets, with this node's castling bonus (a child's is
+    /// never larger).
+    pub(super) white_moves: u32,
+    pub(super) black_moves: u32,
+    pub(super) king_moves: u32,
+    /// Black units but the king, and per blocker kind the cheapest
+    /// blocker's cost and square and the second cheapest's cost (computed
+    /// as asked).
+    pub(super) black: [(Role, Square); 16],
+    pub(super) n_black: usize,
+    /// Their squares.
+    pub(super) black_on: Bitboard,
+    pub(super) best: [(u8, Square, u8); MAX_KINDS],
+    /// Per blocker kind, its cheapest blocker's cost after the move under
+    /// test (only the kinds it changes are read).
+    pub(super) after: [u8; MAX_KINDS],
+}
+
+/// Which blocker kinds a Black move may make cheaper or dearer, so that a
+/// move works out only those (see [`MoveTest::keep`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Blockers {
+    /// By Black unit (as in [`MoveTest::black`]): the kinds it is the
+    /// cheapest blocker of, which may get dearer when it moves.
+    pub(super) led: [Kinds; 16],
+    /// The squares of the kinds whose cheapest blocker costs `d` (1 to
+    /// [`NEAR`] − 1): a unit that moves within `d − 1` moves of one may
+    /// make it cheaper (a harmless block is never cheaper than its plain
+    /// square). Plain squares, then harmless blocks.
+    pub(super) by_cost: [[Bitboard; NEAR]; 2],
+    /// The largest such cost.
+    pub(super) top: usize,
+    /// The node's harmless kinds.
+    pub(super) harmless: Kinds,
+    /// Kinds that every move may make cheaper: those whose blockers are
+    /// all far.
+    pub(super) always: Kinds,
+}
+
+impl Pictures {
+    /// A test for the moves of `pos`, which has `left` plies to go (at
+    /// least two: the last ply's child is judged by mate, not pictures)
+    /// and reaches the pictures whose `costs` are given.
+    pub(crate) fn move_test<'a>(
+        &'a self,
+        pos: &Chess,
+        units: &'a Units,
+        left: u8,
+        costs: &'a [Costs],
+    ) -> MoveTest<'a> {
+        debug_assert!(left >= 2);
+        let child = left - 1;
+        let board = pos.board();
+        let mut black = [(Role::Pawn, Square::A1); 16];
+        let mut n_black = 0;
+        for sq in board.black() & !board.kings() {
+            if let (Some(r), Some(slot)) = (board.role_at(sq), black.get_mut(n_black)) {
+                *slot = (r, sq);
+                n_black += 1;
+            }
+        }
+        let black_bonus = u32::from(castling_bonus(pos, Color::Black));
+        MoveTest {
+            pictures: self,
+            units,
+            costs,
+            blockers: None,
+            turn: pos.turn(),
+            rights: pos.castles().has_color(pos.turn()),
+            white_moves: u32::from(child.div_ceil(2) + castling_bonus(pos, Color::White)),
+            black_moves: u32::from(child / 2) + black_bonus,
+            king_moves: u32::from(child / 2) + black_bonus / 2,
+            black,
+            n_black,
+            black_on: board.black() & !board.kings(),
+            best: [(UNKNOWN, Square::A1, UNKNOWN); MAX_KINDS],
+            after: [0; MAX_KINDS],
+        }
+    }
+}
+
+impl MoveTest<'_> {
+    /// The pictures that may still be reachable after the legal move `m`,
+    /// with their costs after it, into `into` (empty when the move can be
+    /// dropped). Returns whether those are exactly the pictures the filter
+    /// would keep after the move, with its costs: true unless the move
+    /// captures, castles, takes en passant or may lose a castling right,
+    /// which the test does not follow.
+    pub(crate) fn keep(&mut self, m: &Move, into: &mut Vec<Costs>) -> bool {
+        into.clear();
+        let Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } = *m
+        else {
+            into.extend_from_slice(self.costs);
+            return false;
+        };
+        let moved = promotion.unwrap_or(role);
+        match (self.turn, moved) {
+            (Color::White, _) => {
+                let id = self.units.by_square[from.to_usize()];
+                let bit = 1u32.checked_shl(u32::from(id)).unwrap_or(0);
+                let t = tables();
+                // The unit's ways before and after the move.
+                let rows = self.units.units[usize::from(id)].map(|(color, was, _)| {
+                    (
+                        (t.state_row(color, was, from), was),
+                        (t.state_row(color, moved, to), moved),
+                    )
+                });
+                for c in self.costs {
+                    if c.named_ids & bit == 0 {
+                        if u32::from(c.white) <= self.white_moves {
+                            into.push(*c);
+                        }
+                    } else if let Some(white) = rows.and_then(|r| self.white_cost_after(c, id, r)) {
+                        into.push(Costs {
+                            white: white as u8,
+                            ..*c
+                        });
+                    }
+                }
+            }
+            (Color::Black, Role::King) => {
+                for c in self.costs {
+                    let king = king_distance(c.king_sq, to);
+                    // The king's budget is never above Black's.
+                    if king <= self.king_moves && u32::from(c.blocks) + king <= self.black_moves {
+                        into.push(Costs {
+                            king: king as u8,
+                            ..*c
+                        });
+                    }
+                }
+            }
+            (Color::Black, _) if self.black_moves == 0 => {
+                // Black's last move: every block must stand after it.
+                let t = tables();
+                let on = self.black_on.without(from).with(to);
+                let role_on = |sq: Square| match sq {
+                    _ if sq == to => Some(moved),
+                    _ if sq == from => None,
+                    _ => self.black[..self.n_black]
+                        .iter()
+                        .find(|u| u.1 == sq)
+                        .map(|u| u.0),
+                };
+                for c in self.costs {
+                    let plain = Bitboard(c.kinds as u64);
+                    if c.king != 0 || !(plain & !on).is_empty() {
+                        continue;
+                    }
+                    let harmless = c.kinds & !Kinds::from(u64::MAX);
+                    let stands = kinds_of(harmless).all(|k| {
+                        let sq = self.pictures.harmless[k - SQUARE_KINDS].sq;
+                        role_on(sq).is_some_and(|r| self.pictures.kind_dist(t, k, r, sq) == 0)
+                    });
+                    if stands {
+                        into.push(Costs { blocks: 0, ..*c });
+                    }
+                }
+            }
+            (Color::Black, _) => {
+                // The blocks change only for kinds where the moving unit
+                // was the cheapest blocker or becomes one: work those out
+                // once for the move, then each picture looks at its own.
+                let t = tables();
+                let may_change = self.may_change(from, to, moved);
+                let mut changed: Kinds = 0;
+                for k in kinds_of(may_change) {
+                    let (best, best_sq, second) = self.best[k];
+                    let others = if best_sq == from { second } else { best };
+                    let cost = others.min(self.pictures.kind_dist(t, k, moved, to));
+                    self.after[k] = cost;
+                    if cost != best {
+                        changed |= 1 << k;
+                    }
+                }
+                for c in self.costs {
+                    if u32::from(c.king) > self.king_moves {
+                        continue;
+                    }
+                    let mut blocks = u32::from(c.blocks);
+                    for k in kinds_of(c.kinds & changed) {
+                        blocks = blocks + u32::from(self.after[k]) - u32::from(self.best[k].0);
+                    }
+                    if u32::from(c.king) + blocks <= self.black_moves {
+                        into.push(Costs {
+                            blocks: blocks as u8,
+                            ..*c
+                        });
+                    }
+                }
+            }
+        }
+        // A White unit Black takes is in no picture any more.
+        if let (Color::Black, Some(_)) = (self.turn, capture) {
+            let lost = 1u32
+                .checked_shl(u32::from(self.units.by_square[to.to_usize()]))
+                .unwrap_or(0);
+            into.retain(|c| c.named_ids & lost == 0);
+        }
+        capture.is_none() && !(self.rights && matches!(role, Role::King | Role::Rook))
+    }
+
+    /// White's cost of a picture once its named unit `id` moved, given
+    /// the unit's [`Tables::state_row`] and role before and after, when
+    /// within the child's budget.
+    pub(super) fn white_cost_after(
+        &self,
+        c: &Costs,
+        id: u8,
+        (before, after): (Way, Way),
+    ) -> Option<u32> {
+        let p = &self.pictures.all[c.index as usize];
+        let named = &p.named[..usize::from(p.n_named)];
+        let i = named.iter().position(|n| n.id == id)?;
+        let n = &named[i];
+        let old = u32::from(named_dist_in(before.0, before.1, i, n));
+        let new = named_dist_in(after.0, after.1, i, n);
+        let white = u32::from(c.white) - old + u32::from(new);
+        (new != FAR && white <= self.white_moves).then_some(white)
+    }
+
+    /// The blocker kinds whose cheapest blocker's cost the Black move of
+    /// the unit on `from` to `to` (as `role`) may change.
+    pub(super) fn may_change(&mut self, from: Square, to: Square, role: Role) -> Kinds {
+        if self.blockers.is_none() {
+            self.blockers = Some(self.blockers());
+        }
+        let Some(b) = &self.blockers else {
+            unreachable!("worked out above")
+        };
+        let mut kinds = b.always;
+        if let Some(i) = self.black[..self.n_black].iter().position(|u| u.1 == from) {
+            kinds |= b.led[i];
+        }
+        let t = tables();
+        let (mut plain, mut harmless) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for d in 1..=b.top {
+            let near = t.near(Color::Black, role, to, d - 1);
+            plain |= near & b.by_cost[0][d];
+            harmless |= near & b.by_cost[1][d];
+        }
+        kinds |= Kinds::from(plain.0);
+        for sq in harmless {
+            kinds |= self.pictures.harmless_on[sq.to_usize()] & b.harmless;
+        }
+        kinds
+    }
+
+    /// The node's [`Blockers`].
+    pub(super) fn blockers(&mut self) -> Blockers {
+        let kinds = self.costs.iter().fold(0, |b: Kinds, c| b | c.kinds);
+        let mut blockers = Blockers {
+            led: [0; 16],
+            by_cost: [[Bitboard::EMPTY; NEAR]; 2],
+            top: 0,
+            harmless: kinds & !Kinds::from(u64::MAX),
+            always: 0,
+        };
+        for k in kinds_of(kinds) {
+            let (best, best_sq, _) = self.best(k);
+            if best == FAR {
+                // No unit can block it: none leads, any may come.
+                blockers.always |= 1 << k;
+                continue;
+            }
+            if let Some(i) = self.black[..self.n_black]
+                .iter()
+                .position(|b| b.1 == best_sq)
+            {
+                blockers.led[i] |= 1 << k;
+            }
+            let (plain, sq) = match k.checked_sub(SQUARE_KINDS) {
+                None => (0, Square::new(k as u32)),
+                Some(h) => (1, self.pictures.harmless[h].sq),
+            };
+            match usize::from(best) {
+                0 => {}
+                d if d < NEAR => {
+                    blockers.by_cost[plain][d].add(sq);
+                    blockers.top = blockers.top.max(d);
+                }
+                _ => blockers.always |= 1 << k,
+            }
+        }
+        blockers
+    }
+
+    /// The cheapest blocker of kind `k`: its cost and square, and the
+    /// next cheapest's cost.
+    pub(super) fn best(&mut self, k: usize) -> (u8, Square, u8) {
+        if self.best[k].0 == UNKNOWN {
+            let t = tables();
+            let (mut best, mut best_sq, mut second) = (FAR, Square::A1, FAR);
+            for &(r, sq) in &self.black[..self.n_black] {
+                let d = self.pictures.kind_dist(t, k, r, sq);
+                if d < best {
+                    second = best;
+                    (best, best_sq) = (d, sq);
+                } else if d < second {
+                    second = d;
+                }
+            }
+            self.best[k] = (best, best_sq, second);
+        }
+        self.best[k]
+    }
+}

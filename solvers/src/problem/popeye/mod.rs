@@ -1,0 +1,616 @@
+//! Format: Popeye input, orthodox subset.
+//!
+//! ```text
+//! beginproblem
+//! author   Samuel Loyd
+//! origin   Chess Monthly 1857
+//! pieces   white Kb1 Qd1 Sc3 black Ka3 pa4b5
+//! stipulation #2
+//! option   variations nocastling a1
+//! next
+//! forsyth  8/8/8/8/8/8/8/K1k5
+//! stipulation h#2
+//! endproblem
+//! ```
+//!
+//! Popeye input is a stream of whitespace-separated words; line breaks only
+//! matter for the text commands (`author`, `origin`, `title`, `remark`,
+//! `award`, `protocol`), whose text runs to the end of their line. Keywords
+//! and option names are case-insensitive and may be abbreviated to any
+//! unambiguous prefix of at least three letters (`begi`, `stip`, `opti`).
+//! Several problems are joined by `next` (`nextproblem`) or given as several
+//! `beginproblem … endproblem` blocks.
+//!
+//! Pieces use Popeye's English letters: K Q R B **S** P. `N` is Popeye's
+//! nightrider, a fairy piece, and is refused with a hint. A piece letter may
+//! be followed by several squares (`pa2b3c4`) or stand alone before them
+//! (`s a1b2`). `forsyth` reads Popeye's Forsyth notation (also `S` for
+//! knights, `/` between ranks).
+//!
+//! Side to move: White, except helpmates of whole moves (`h#2`: Black
+//! begins). Popeye's option `WhiteToPlay` (also accepted as `whitebegins`) on
+//! a helpmate of whole moves makes White begin by taking one half-move off the
+//! play, as Popeye does: `h#2` with `whitetoplay` is read as `h#1.5`.
+//! Castling rights: a king and a rook on their home squares may castle
+//! (Popeye's default) unless `option nocastling` names their squares.
+//! `option enpassant` gives, as Popeye wants it, the last move's pawn double
+//! step as departure, skipped and arrival squares (`enpassant d7d6d5`); the
+//! skipped square becomes the en-passant square.
+//!
+//! Refused (an `Unsupported` error naming the word and its place): fairy
+//! pieces, neutral pieces and piece attributes, `condition`, `twin` and
+//! `zeroposition`, `sstipulation`, and options that change what is solved
+//! (`duplex`, `halfduplex`, `quodlibet`, `goalisend`, `nullmoves`,
+//! `castlingmutuallyexclusive`).
+
+use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Setup, Square};
+
+use super::{
+    default_castling_rights, location_of, Location, Origin, ParseError, ParseErrorKind, Problem,
+    Stated,
+};
+use crate::stipulation::Stipulation;
+
+mod keywords;
+mod options;
+mod pieces;
+mod words;
+use keywords::*;
+use options::*;
+pub(crate) use options::{read_option, Located, Rules};
+use pieces::*;
+use words::*;
+pub(crate) use words::{TextWords, Word, Words};
+
+// -------------------------------------------------------------- problem ----
+
+/// How a problem's text ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Closed,
+    Next,
+    /// A `beginproblem` before `endproblem` (left unread).
+    Begin,
+    Eof,
+}
+
+/// A problem as its commands are read.
+#[derive(Debug, Default)]
+struct Draft {
+    id: Option<String>,
+    authors: Vec<String>,
+    source: Vec<String>,
+    stipulation: Option<(Stipulation, Location)>,
+    board: Option<Board>,
+    rules: Rules,
+}
+
+/// Reads the commands of one problem up to `endproblem`, `next`, or the end.
+/// Returns the draft (or the first error), how it ended, and where.
+fn read_problem(lexer: &mut Lexer<'_>) -> (Result<Draft, Located>, End, Location) {
+    let mut draft = Draft::default();
+    loop {
+        let Some(word) = lexer.peek() else {
+            let kind = ParseErrorKind::UnexpectedEnd("endproblem (or next) to close the problem");
+            let eof = lexer.end_of_file();
+            return (Err((eof, kind)), End::Eof, eof);
+        };
+        let keyword = match lookup(KEYWORDS, word.text) {
+            Lookup::Found(keyword) => keyword,
+            Lookup::Ambiguous(names) => {
+                let message = format!(
+                    "ambiguous keyword {:?}: could be {}",
+                    word.text,
+                    names.join(", ")
+                );
+                return skip_after(lexer, syntax(word.at, message));
+            }
+            Lookup::NotFound => {
+                let message = format!(
+                    "unknown keyword {:?}: expected {EXPECTED_KEYWORDS}",
+                    word.text
+                );
+                return skip_after(lexer, syntax(word.at, message));
+            }
+        };
+        if keyword == Keyword::BeginProblem {
+            let message = "beginproblem inside a problem: expected endproblem first".to_owned();
+            return (Err(syntax(word.at, message)), End::Begin, word.at);
+        }
+        lexer.bump();
+        match keyword {
+            Keyword::EndProblem => return (Ok(draft), End::Closed, word.at),
+            Keyword::NextProblem => return (Ok(draft), End::Next, word.at),
+            _ => {
+                if let Err(error) = command(keyword, &word, lexer, &mut draft) {
+                    return skip_after(lexer, error);
+                }
+            }
+        }
+    }
+}
+
+/// After an error, skips the rest of the problem so that the next one can
+/// be read.
+fn skip_after(lexer: &mut Lexer<'_>, error: Located) -> (Result<Draft, Located>, End, Location) {
+    let at = error.0;
+    loop {
+        let Some(word) = lexer.peek() else {
+            return (Err(error), End::Eof, lexer.end_of_file());
+        };
+        let keyword = match lookup(KEYWORDS, word.text) {
+            Lookup::Found(keyword) => Some(keyword),
+            _ => None,
+        };
+        if keyword == Some(Keyword::BeginProblem) {
+            return (Err(error), End::Begin, at);
+        }
+        lexer.bump();
+        match keyword {
+            Some(Keyword::EndProblem) => return (Err(error), End::Closed, at),
+            Some(Keyword::NextProblem) => return (Err(error), End::Next, at),
+            Some(k) if takes_rest_of_line(k) => {
+                lexer.rest_of_line();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Carries out one command (the keyword is already read).
+fn command(
+    keyword: Keyword,
+    word: &Word<'_>,
+    lexer: &mut Lexer<'_>,
+    draft: &mut Draft,
+) -> Result<(), Located> {
+    match keyword {
+        Keyword::Stipulation => {
+            let (stipulation, at) = read_stipulation(lexer)?;
+            if let Some((_, first)) = draft.stipulation {
+                let message = format!(
+                    "a second stipulation: the problem has one on line {}",
+                    first.line
+                );
+                return Err(syntax(at, message));
+            }
+            draft.stipulation = Some((stipulation, at));
+        }
+        Keyword::Pieces => {
+            let board = draft.board.get_or_insert_with(Board::empty);
+            read_pieces(lexer, board, word)?;
+        }
+        Keyword::Forsyth => {
+            let Some(forsyth) = lexer.next_word() else {
+                let kind = ParseErrorKind::UnexpectedEnd("a position after forsyth");
+                return Err((lexer.end_of_file(), kind));
+            };
+            if lookup(KEYWORDS, forsyth.text) != Lookup::NotFound {
+                let message = format!(
+                    "expected a position after forsyth, found {:?}",
+                    forsyth.text
+                );
+                return Err(syntax(forsyth.at, message));
+            }
+            let board =
+                parse_forsyth(forsyth.text).map_err(|(i, kind)| (forsyth.offset(i), kind))?;
+            draft.board = Some(board);
+        }
+        Keyword::InitialGameArray => draft.board = Some(Board::new()),
+        Keyword::Option => read_options(lexer, word, &mut draft.rules)?,
+        Keyword::Author | Keyword::Origin | Keyword::Title => {
+            let text = lexer.rest_of_line();
+            if text.text.is_empty() {
+                let message = format!(
+                    "expected text after {} on the same line",
+                    keyword_name(keyword)
+                );
+                return Err(syntax(text.at, message));
+            }
+            let text = text.text.to_owned();
+            match keyword {
+                Keyword::Author => draft.authors.push(text),
+                Keyword::Origin => draft.source.push(text),
+                _ => {
+                    draft.id = Some(
+                        draft
+                            .id
+                            .take()
+                            .map_or(text.clone(), |id| format!("{id} {text}")),
+                    )
+                }
+            }
+        }
+        Keyword::Remark
+        | Keyword::Protocol
+        | Keyword::LaTeX
+        | Keyword::LaTeXPieces
+        | Keyword::Award => {
+            lexer.rest_of_line();
+        }
+        Keyword::Condition => {
+            let name = lexer
+                .peek()
+                .filter(|w| lookup(KEYWORDS, w.text) == Lookup::NotFound);
+            let (at, what) = name.map_or((word.at, "condition".to_owned()), |w| {
+                (w.at, format!("condition {}", w.text))
+            });
+            return Err((at, ParseErrorKind::Unsupported(what)));
+        }
+        Keyword::SStipulation => {
+            let message = "structured stipulation (sstipulation)".to_owned();
+            return Err((word.at, ParseErrorKind::Unsupported(message)));
+        }
+        Keyword::Twin | Keyword::ZeroPosition => {
+            let message = format!("twins ({})", word.text);
+            return Err((word.at, ParseErrorKind::Unsupported(message)));
+        }
+        Keyword::BeginProblem | Keyword::EndProblem | Keyword::NextProblem => {}
+    }
+    Ok(())
+}
+
+fn keyword_name(keyword: Keyword) -> &'static str {
+    KEYWORDS
+        .iter()
+        .find(|(_, k)| *k == keyword)
+        .map_or("keyword", |(name, _)| name)
+}
+
+/// Reads the stipulation word; `SPG 8.5` written as two words is joined.
+fn read_stipulation(lexer: &mut Lexer<'_>) -> Result<(Stipulation, Location), Located> {
+    let Some(word) = lexer.next_word() else {
+        let kind = ParseErrorKind::UnexpectedEnd("a stipulation like #2 after stipulation");
+        return Err((lexer.end_of_file(), kind));
+    };
+    if lookup(KEYWORDS, word.text) != Lookup::NotFound {
+        let message = format!(
+            "expected a stipulation like #2 after stipulation, found {:?}",
+            word.text
+        );
+        return Err(syntax(word.at, message));
+    }
+    let mut text = word.text.to_owned();
+    let lower = text.to_ascii_lowercase();
+    if lower == "spg" || lower == "dia" {
+        if let Some(length) = lexer
+            .peek()
+            .filter(|w| w.text.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            lexer.bump();
+            text.push_str(length.text);
+        }
+    }
+    let stipulation = text
+        .parse::<Stipulation>()
+        .map_err(|e| (word.at, ParseErrorKind::Stipulation(e)))?;
+    Ok((stipulation, word.at))
+}
+
+fn read_options(
+    lexer: &mut Lexer<'_>,
+    keyword: &Word<'_>,
+    rules: &mut Rules,
+) -> Result<(), Located> {
+    let mut count = 0;
+    loop {
+        let at = lexer.peek().map_or(keyword.at, |w| w.at);
+        match read_option(lexer)? {
+            Some(effect) => {
+                rules.add(effect, at);
+                count += 1;
+            }
+            None => break,
+        }
+    }
+    let next = lexer.peek();
+    let not_keyword = next.filter(|w| lookup(KEYWORDS, w.text) == Lookup::NotFound);
+    match (count, not_keyword) {
+        (_, Some(word)) => {
+            let message = format!(
+                "unknown option {:?}: expected an orthodox option such as variations, try, setplay, threat n, defence n, maxsolutions n, nocastling, enpassant or whitetoplay",
+                word.text
+            );
+            Err(syntax(word.at, message))
+        }
+        (0, _) => {
+            let at = next.map_or(keyword.at, |w| w.at);
+            Err(syntax(at, "expected an option after option".into()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Turns a finished draft into a problem.
+fn finish(draft: Draft, end: Location) -> Result<(Stipulation, Setup, Draft), Located> {
+    let Some((stipulation, _)) = draft.stipulation else {
+        let kind = ParseErrorKind::Missing(
+            "stipulation: expected a line like `stipulation #2` before the end of the problem",
+        );
+        return Err((end, kind));
+    };
+    let Some(board) = draft.board.clone() else {
+        let kind =
+            ParseErrorKind::Missing("position: expected `pieces white … black …` or `forsyth …`");
+        return Err((end, kind));
+    };
+    let stipulation = draft.rules.stipulation(stipulation)?;
+    let setup = draft.rules.setup(board, stipulation);
+    Ok((stipulation, setup, draft))
+}
+
+/// The options (`nocastling`, `enpassant`) that give `setup` its castling
+/// rights and en-passant square on top of Popeye's defaults.
+pub(crate) fn rule_options(setup: &Setup) -> Vec<String> {
+    let mut options = Vec::new();
+    let lost_rights = default_castling_rights(&setup.board) & !setup.castling_rights;
+    if lost_rights.any() {
+        let squares: String = lost_rights.into_iter().map(|sq| sq.to_string()).collect();
+        options.push(format!("nocastling {squares}"));
+    }
+    if let Some(ep) = setup.ep_square {
+        let file = ep.file().char();
+        match ep.rank() {
+            Rank::Sixth => options.push(format!("enpassant {file}7{file}6{file}5")),
+            Rank::Third => options.push(format!("enpassant {file}2{file}3{file}4")),
+            _ => {}
+        }
+    }
+    options
+}
+
+/// Reads every problem of a Popeye input file.
+pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
+    let mut lexer = Lexer::new(text);
+    let mut results: Vec<Result<Problem, ParseError>> = Vec::new();
+    let error = |location: Location, index: usize, kind| ParseError {
+        file: name.to_owned(),
+        location,
+        index,
+        kind,
+    };
+    while let Some(word) = lexer.next_word() {
+        if lookup(KEYWORDS, word.text) != Lookup::Found(Keyword::BeginProblem) {
+            // Popeye stops reading at `endproblem`, so text after the last
+            // problem is ignored; text before another problem is an error.
+            while lexer.peek().is_some_and(|next| {
+                lookup(KEYWORDS, next.text) != Lookup::Found(Keyword::BeginProblem)
+            }) {
+                lexer.bump();
+            }
+            if lexer.peek().is_some() || results.is_empty() {
+                let message = format!("expected beginproblem, found {:?}", word.text);
+                let kind = ParseErrorKind::Syntax(message);
+                results.push(Err(error(word.at, results.len(), kind)));
+            }
+            continue;
+        }
+        let mut start = word.at;
+        loop {
+            let index = results.len();
+            let (draft, end, end_at) = read_problem(&mut lexer);
+            let result = draft.and_then(|draft| finish(draft, end_at));
+            results.push(match result {
+                Ok((stipulation, setup, draft)) => Ok(Problem {
+                    origin: Origin {
+                        file: name.to_owned(),
+                        line: start.line,
+                        index,
+                    },
+                    id: draft.id,
+                    authors: draft.authors,
+                    source: (!draft.source.is_empty()).then(|| draft.source.join("\n")),
+                    stipulation,
+                    stated: draft.rules.stated(&setup.board),
+                    setup,
+                    options: draft.rules.kept,
+                    intended_solutions: None,
+                    solution: None,
+                }),
+                Err((location, kind)) => Err(error(location, index, kind)),
+            });
+            if end != End::Next {
+                break;
+            }
+            start = lexer.peek().map_or(end_at, |w| w.at);
+            if lexer.peek().is_none() {
+                // `next` at the very end announces a problem that never comes.
+                let kind = ParseErrorKind::UnexpectedEnd("a problem after next");
+                results.push(Err(error(lexer.end_of_file(), results.len(), kind)));
+                break;
+            }
+        }
+    }
+    results
+}
+
+// --------------------------------------------------------------- writer ----
+
+/// The stipulation as Popeye spells it (`dia8.5` for a proof game).
+fn popeye_stipulation(stipulation: Stipulation) -> String {
+    match stipulation {
+        Stipulation::ProofGame { plies } if plies % 2 == 1 => format!("dia{}.5", plies / 2),
+        Stipulation::ProofGame { plies } => format!("dia{}", plies / 2),
+        other => other.to_string(),
+    }
+}
+
+/// `white Kc1 Qd1 black Ka1`: kings first, then queens… pawns.
+fn pieces_line(board: &Board) -> String {
+    let mut line = String::from("pieces");
+    for color in Color::ALL {
+        let pieces = super::piece_list(board, color);
+        if pieces.is_empty() {
+            continue;
+        }
+        line.push_str(if color == Color::White {
+            " white"
+        } else {
+            " black"
+        });
+        for piece in pieces {
+            line.push(' ');
+            line.push_str(&piece);
+        }
+    }
+    line
+}
+
+/// Writes a problem as Popeye input that [`parse`] reads back to the same
+/// problem. Popeye has no place for the claimed solution, the intended
+/// number of solutions, the move counters, or a side to move other than the
+/// one the stipulation implies; those are left out.
+pub fn to_popeye(problem: &Problem) -> String {
+    let one_line = |text: &str| text.replace(['\n', '\r'], " ");
+    let mut out = String::from("beginproblem\n");
+    if let Some(id) = &problem.id {
+        out.push_str(&format!("title {}\n", one_line(id)));
+    }
+    for author in &problem.authors {
+        out.push_str(&format!("author {}\n", one_line(author)));
+    }
+    if let Some(source) = &problem.source {
+        for line in source.lines().filter(|l| !l.trim().is_empty()) {
+            out.push_str(&format!("origin {}\n", line.trim()));
+        }
+    }
+    let board = &problem.setup.board;
+    if board.occupied().is_empty() {
+        out.push_str("forsyth 8/8/8/8/8/8/8/8\n");
+    } else {
+        out.push_str(&pieces_line(board));
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "stipulation {}\n",
+        popeye_stipulation(problem.stipulation)
+    ));
+    let mut options = problem.options.clone();
+    options.extend(rule_options(&problem.setup));
+    if !options.is_empty() {
+        out.push_str(&format!("option {}\n", options.join(" ")));
+    }
+    out.push_str("endproblem\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<(String, usize, usize)> {
+        let mut lexer = Lexer::new(text);
+        std::iter::from_fn(|| lexer.next_word())
+            .map(|w| (w.text.to_owned(), w.at.line, w.at.column))
+            .collect()
+    }
+
+    #[test]
+    fn lexer_tracks_lines_and_columns() {
+        let found = words("begin\n  pieces  white ka1\r\nend");
+        let expected = [
+            ("begin", 1, 1),
+            ("pieces", 2, 3),
+            ("white", 2, 11),
+            ("ka1", 2, 17),
+            ("end", 3, 1),
+        ];
+        let expected: Vec<_> = expected
+            .iter()
+            .map(|(t, l, c)| (t.to_string(), *l, *c))
+            .collect();
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn keywords_abbreviate_to_three_letters() {
+        assert_eq!(
+            lookup(KEYWORDS, "STIP"),
+            Lookup::Found(Keyword::Stipulation)
+        );
+        assert_eq!(
+            lookup(KEYWORDS, "begi"),
+            Lookup::Found(Keyword::BeginProblem)
+        );
+        assert_eq!(lookup(KEYWORDS, "st"), Lookup::NotFound);
+        assert_eq!(lookup(KEYWORDS, "latex"), Lookup::Found(Keyword::LaTeX));
+        assert!(matches!(lookup(KEYWORDS, "lat"), Lookup::Ambiguous(_)));
+        assert_eq!(lookup(OPTIONS, "whi"), Lookup::Found(WHITE_TO_PLAY));
+    }
+
+    #[test]
+    fn piece_words_follow_popeye() {
+        assert_eq!(
+            piece_word("pa2b3"),
+            PieceWord::Pieces {
+                walk: "p",
+                squares: vec![Square::A2, Square::B3]
+            }
+        );
+        assert_eq!(
+            piece_word("gra1"),
+            PieceWord::Pieces {
+                walk: "gr",
+                squares: vec![Square::A1]
+            }
+        );
+        assert_eq!(piece_word("S"), PieceWord::Walk("S"));
+        assert_eq!(piece_word("Kz9"), PieceWord::Other);
+        assert_eq!(piece_word("bla"), PieceWord::Colour(Colour::Black));
+        assert_eq!(piece_word("stipulation"), PieceWord::Other);
+    }
+
+    #[test]
+    fn forsyth_reads_popeye_notation() {
+        let board = parse_forsyth("8/8/8/8/8/8/8/K1k5").unwrap();
+        assert_eq!(board.to_string(), "8/8/8/8/8/8/8/K1k5");
+        let board = parse_forsyth("s7/16/+k").unwrap_err();
+        assert_eq!(board.0, 3);
+        let board = parse_forsyth("16s15+k").unwrap();
+        assert_eq!(
+            board.piece_at(Square::A6),
+            Some(Role::Knight.of(Color::Black))
+        );
+        assert_eq!(
+            board.piece_at(Square::A4),
+            Some(Role::King.of(Color::White))
+        );
+        assert!(matches!(
+            parse_forsyth("n7").unwrap_err().1,
+            ParseErrorKind::Unsupported(_)
+        ));
+        assert_eq!(parse_forsyth("9/8/8/8/8/8/8/8").unwrap_err().0, 0);
+    }
+
+    #[test]
+    fn options_apply_popeye_rules() {
+        let mut words = TextWords::new("nocastling a1e8 enpassant d7d6d5 var maxsol 2");
+        let mut rules = Rules::default();
+        let at = Location { line: 1, column: 1 };
+        while let Some(effect) = read_option(&mut words).unwrap() {
+            rules.add(effect, at);
+        }
+        assert_eq!(
+            rules.kept,
+            vec!["variations".to_owned(), "maxsolutions 2".to_owned()]
+        );
+        assert_eq!(
+            rules.no_castling,
+            Bitboard::from(Square::A1) | Square::A8 | Square::H8
+        );
+        assert_eq!(rules.ep_square, Some(Square::D6));
+        let mut words = TextWords::new("enpassant d5");
+        assert!(read_option(&mut words).is_err());
+    }
+
+    #[test]
+    fn white_to_play_shortens_helpmates() {
+        let rules = Rules {
+            white_to_play: Some(Location { line: 1, column: 1 }),
+            ..Rules::default()
+        };
+        let h2: Stipulation = "h#2".parse().unwrap();
+        assert_eq!(rules.stipulation(h2).unwrap(), "h#1.5".parse().unwrap());
+        assert!(rules.stipulation("h#2.5".parse().unwrap()).is_err());
+    }
+}

@@ -1,0 +1,94 @@
+//! The solve stage for proof games (`SPG n`): runs the proof-game search
+//! ([`crate::proofgame`]) and turns its outcome into the verdict's
+//! `solutions`, `n_solutions` and verdict word.
+
+use std::time::{Duration, Instant};
+
+use super::options::SolveOptions;
+use super::Resources;
+use crate::legality::Status;
+use crate::problem::Problem;
+use crate::proofgame::{self, Judgement, Options, Progress, Rights};
+use crate::verdict::{Kind, Verdict};
+
+/// Fills in `verdict` for the proof game `problem` of `plies` half-moves;
+/// `progress` hears from long searches now and then.
+pub fn run(
+    problem: &Problem,
+    plies: u32,
+    options: &SolveOptions,
+    resources: &Resources,
+    progress: Option<&(dyn Fn(&Progress) + Sync)>,
+    verdict: &mut Verdict,
+) {
+    let search = Options {
+        deadline: Some(Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0))),
+        hash_mb: options.hash_mb,
+        table: Some(resources.search_table(options.hash_mb)),
+        sync_depth: options.spg_sync_depth,
+        progress,
+        rights: stated_rights(problem),
+        ..Options::default()
+    };
+    let outcome = match proofgame::solve(&problem.setup.board, plies, &search) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            verdict.notes.push(format!("proof game not searched: {e}"));
+            return;
+        }
+    };
+    let mut lines = outcome.exact.lines.clone();
+    let mut count = outcome.exact.count;
+    for short in &outcome.short {
+        lines.extend(short.lines.iter().cloned());
+        count += short.count;
+    }
+    verdict.verdict = Kind::from(outcome.judgement);
+    if outcome.judgement != Judgement::Illegal {
+        verdict.n_solutions = Some(count as usize);
+        verdict.solutions = Some(lines);
+    }
+    let listed = verdict.solutions.as_ref().map_or(0, Vec::len);
+    let complete = outcome.exact.complete && outcome.short.iter().all(|g| g.complete);
+    if !complete && count > 0 {
+        verdict.notes.push(format!(
+            "at least {count} proof games (not all were counted); \
+             the first {listed} found are listed"
+        ));
+    } else if count as usize > listed {
+        verdict.notes.push(format!(
+            "{count} proof games in all; the first {listed} are listed"
+        ));
+    }
+    verdict.notes.extend(outcome.notes);
+    settle_legality(verdict);
+}
+
+/// The final rights `problem` states (see [`crate::problem::Stated`]).
+fn stated_rights(problem: &Problem) -> Rights {
+    let (setup, stated) = (&problem.setup, problem.stated);
+    Rights {
+        castling: stated.castling.then_some(setup.castling_rights),
+        en_passant: stated.en_passant.then_some(setup.ep_square),
+    }
+}
+
+/// A game the search found proves the diagram legal when the legality stage
+/// left it undecided. A proof-game diagram is a board and, by the length's
+/// parity, the side to move, which every game found reaches; castling
+/// rights and en passant are not part of it (the search's goal leaves them
+/// open too).
+fn settle_legality(verdict: &mut Verdict) {
+    let game = verdict.solutions.iter().flatten().next();
+    if let (Some(legality), Some(game)) = (verdict.legality.as_mut(), game) {
+        if legality.status == Status::Undecided {
+            legality.status = Status::Legal;
+            legality.legal = Some(true);
+            legality.evidence = vec![format!(
+                "proof game of {} half-moves (found by the solve stage): {}",
+                game.uci.len(),
+                game.san
+            )];
+        }
+    }
+}
