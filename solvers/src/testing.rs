@@ -45,14 +45,14 @@ impl Lcg {
 }
 
 /// `count` games of up to `plies` half-moves from the initial array, drawn
-/// from `seed`: at each position `pick` chooses one of the legal moves (a
-/// game ends early where there is none). Each game comes as every position
+/// from `seed`: at each position `pick` chooses one of the legal moves, or
+/// ends the game with `None` (a game also ends where there is no move). Each game comes as every position
 /// along the way, the initial one first.
 pub fn random_games(
     seed: u64,
     count: usize,
     plies: usize,
-    mut pick: impl FnMut(&Chess, &MoveList, &mut Lcg) -> Move,
+    mut pick: impl FnMut(&Chess, &MoveList, &mut Lcg) -> Option<Move>,
 ) -> Vec<Vec<Chess>> {
     let mut rng = Lcg(seed);
     (0..count)
@@ -64,7 +64,9 @@ pub fn random_games(
                 if moves.is_empty() {
                     break;
                 }
-                let m = pick(pos, &moves, &mut rng);
+                let Some(m) = pick(pos, &moves, &mut rng) else {
+                    break;
+                };
                 let mut next = pos.clone();
                 next.play_unchecked(m);
                 positions.push(next);
@@ -76,13 +78,13 @@ pub fn random_games(
 
 /// A move for [`random_games`]: a capture half of the time when there is
 /// one (odd structures come sooner), else any move.
-pub fn captures_half(_: &Chess, moves: &MoveList, rng: &mut Lcg) -> Move {
+pub fn captures_half(_: &Chess, moves: &MoveList, rng: &mut Lcg) -> Option<Move> {
     let captures: Vec<&Move> = moves.iter().filter(|m| m.is_capture()).collect();
-    if !captures.is_empty() && rng.next(2) == 0 {
+    Some(if !captures.is_empty() && rng.next(2) == 0 {
         *captures[rng.next(captures.len())]
     } else {
         moves[rng.next(moves.len())]
-    }
+    })
 }
 
 /// The path of the corpus file `name` in `solvers/tests/data/`.

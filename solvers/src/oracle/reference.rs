@@ -165,14 +165,7 @@ fn lines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::testing::position;
 
     /// The reference solvers on cases checked by hand (the corpus rows,
     /// verified by other solvers, are in the oracle's integration test).

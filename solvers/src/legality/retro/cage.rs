@@ -141,39 +141,34 @@ mod tests {
     /// Soundness: positions from random games never show such a cage.
     #[test]
     fn random_games_have_no_contact_cage() {
-        use shakmaty::{Chess, EnPassantMode, Position};
-        let mut rng = crate::legality::retro::testing::Lcg(3);
-        let mut next = |n: usize| rng.next(n);
-        for game in 0..200 {
-            let mut pos = Chess::default();
-            for ply in 0..150 {
+        use crate::testing::{random_games, Lcg};
+        use shakmaty::{Chess, EnPassantMode, MoveList, Position};
+        // Prefer king moves and checks, to get pieces next to kings.
+        let near_kings = |pos: &Chess, moves: &MoveList, rng: &mut Lcg| {
+            let near: Vec<_> = moves
+                .iter()
+                .filter(|m| {
+                    let mut p = pos.clone();
+                    p.play_unchecked(**m);
+                    p.is_check() || m.role() == Role::King
+                })
+                .collect();
+            Some(if !near.is_empty() && rng.next(2) == 0 {
+                *near[rng.next(near.len())]
+            } else {
+                moves[rng.next(moves.len())]
+            })
+        };
+        for (game, positions) in random_games(3, 200, 150, near_kings).iter().enumerate() {
+            for (ply, pos) in positions.iter().enumerate() {
                 let setup = pos.to_setup(EnPassantMode::Legal);
                 let infos = [
                     pawns::analyse(&setup.board, Color::White),
                     pawns::analyse(&setup.board, Color::Black),
                 ];
                 let r = check(&setup, &Facts::new(&setup, &infos));
-                let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                let fen = Fen::from_position(pos, EnPassantMode::Legal);
                 assert!(r.is_none(), "game {game} ply {ply}: {fen}: {r:?}");
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                // Prefer king moves and checks, to get pieces next to kings.
-                let near: Vec<_> = moves
-                    .iter()
-                    .filter(|m| {
-                        let mut p = pos.clone();
-                        p.play_unchecked(**m);
-                        p.is_check() || m.role() == Role::King
-                    })
-                    .collect();
-                let m = if !near.is_empty() && next(2) == 0 {
-                    *near[next(near.len())]
-                } else {
-                    moves[next(moves.len())]
-                };
-                pos.play_unchecked(m);
             }
         }
     }

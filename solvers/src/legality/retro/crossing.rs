@@ -426,7 +426,9 @@ pub fn check(setup: &Setup, infos: &[Option<PawnInfo>; 2]) -> Option<Reason> {
 mod tests {
     use super::*;
     use crate::legality::retro::pawns;
+    use crate::testing::{random_games, Lcg};
     use shakmaty::fen::Fen;
+    use shakmaty::{Chess, EnPassantMode, MoveList, Position};
 
     fn crossing(fen: &str) -> Option<Reason> {
         let setup = fen.parse::<Fen>().unwrap().into_setup();
@@ -477,41 +479,24 @@ mod tests {
     /// pawns, never break the capture accounting.
     #[test]
     fn pawn_captures_never_break_the_accounting() {
-        use shakmaty::{Chess, EnPassantMode, Position, Role};
-        let mut rng = crate::legality::retro::testing::Lcg(11);
-        let mut next = |n: usize| rng.next(n);
+        use shakmaty::{Move, Role};
         let mut piece_taken = 0;
-        for game in 0..GAMES {
-            let mut pos = Chess::default();
-            for ply in 0..100 {
-                let setup = pos.to_setup(EnPassantMode::Legal);
-                let infos = [
-                    pawns::analyse(&setup.board, Color::White),
-                    pawns::analyse(&setup.board, Color::Black),
-                ];
-                let r = check(&setup, &infos);
-                let fen = Fen::from_position(&pos, EnPassantMode::Legal);
-                assert!(r.is_none(), "game {game} ply {ply}: {fen}: {r:?}");
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let pawn_captures: Vec<_> = moves
-                    .iter()
-                    .filter(|m| m.role() == Role::Pawn && m.is_capture())
-                    .collect();
-                let pawn_moves: Vec<_> = moves.iter().filter(|m| m.role() == Role::Pawn).collect();
-                let m = match next(3) {
-                    0 | 1 if !pawn_captures.is_empty() => *pawn_captures[next(pawn_captures.len())],
-                    0 if !pawn_moves.is_empty() => *pawn_moves[next(pawn_moves.len())],
-                    _ => moves[next(moves.len())],
-                };
-                piece_taken += usize::from(
-                    m.role() == Role::Pawn && m.capture().is_some_and(|c| c != Role::Pawn),
-                );
-                pos.play_unchecked(m);
-            }
-        }
+        let pawn_captures_first = |_: &Chess, moves: &MoveList, rng: &mut Lcg| {
+            let pawn_captures: Vec<&Move> = moves
+                .iter()
+                .filter(|m| m.role() == Role::Pawn && m.is_capture())
+                .collect();
+            let pawn_moves: Vec<&Move> = moves.iter().filter(|m| m.role() == Role::Pawn).collect();
+            let m = match rng.next(3) {
+                0 | 1 if !pawn_captures.is_empty() => *pawn_captures[rng.next(pawn_captures.len())],
+                0 if !pawn_moves.is_empty() => *pawn_moves[rng.next(pawn_moves.len())],
+                _ => moves[rng.next(moves.len())],
+            };
+            piece_taken +=
+                usize::from(m.role() == Role::Pawn && m.capture().is_some_and(|c| c != Role::Pawn));
+            Some(m)
+        };
+        assert_never_crossed(&random_games(11, GAMES, 100, pawn_captures_first));
         assert!(piece_taken > 0);
     }
 
@@ -519,37 +504,36 @@ mod tests {
     /// break the crossing count.
     #[test]
     fn pawn_races_never_cross() {
-        use shakmaty::{Chess, EnPassantMode, Position, Role};
-        let mut rng = crate::legality::retro::testing::Lcg(5);
-        let mut next = |n: usize| rng.next(n);
+        use shakmaty::{Move, Role};
         let mut promoted = 0;
-        for game in 0..GAMES {
-            let mut pos = Chess::default();
-            for ply in 0..120 {
+        let pawns_first = |_: &Chess, moves: &MoveList, rng: &mut Lcg| {
+            let pawn_moves: Vec<&Move> = moves.iter().filter(|m| m.role() == Role::Pawn).collect();
+            let captures: Vec<&Move> = moves.iter().filter(|m| m.is_capture()).collect();
+            let m = match rng.next(4) {
+                0 | 1 if !pawn_moves.is_empty() => *pawn_moves[rng.next(pawn_moves.len())],
+                2 if !captures.is_empty() => *captures[rng.next(captures.len())],
+                _ => moves[rng.next(moves.len())],
+            };
+            promoted += usize::from(m.is_promotion());
+            Some(m)
+        };
+        assert_never_crossed(&random_games(5, GAMES, 120, pawns_first));
+        assert!(promoted > 0);
+    }
+
+    fn assert_never_crossed(games: &[Vec<Chess>]) {
+        for (game, positions) in games.iter().enumerate() {
+            for (ply, pos) in positions.iter().enumerate() {
                 let setup = pos.to_setup(EnPassantMode::Legal);
                 let infos = [
                     pawns::analyse(&setup.board, Color::White),
                     pawns::analyse(&setup.board, Color::Black),
                 ];
                 let r = check(&setup, &infos);
-                let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                let fen = Fen::from_position(pos, EnPassantMode::Legal);
                 assert!(r.is_none(), "game {game} ply {ply}: {fen}: {r:?}");
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let pawn_moves: Vec<_> = moves.iter().filter(|m| m.role() == Role::Pawn).collect();
-                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-                let m = match next(4) {
-                    0 | 1 if !pawn_moves.is_empty() => *pawn_moves[next(pawn_moves.len())],
-                    2 if !captures.is_empty() => *captures[next(captures.len())],
-                    _ => moves[next(moves.len())],
-                };
-                promoted += usize::from(m.is_promotion());
-                pos.play_unchecked(m);
             }
         }
-        assert!(promoted > 0);
     }
 
     const GAMES: usize = 60;

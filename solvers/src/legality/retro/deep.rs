@@ -171,32 +171,18 @@ mod tests {
     /// Soundness: positions from random games never die.
     #[test]
     fn random_game_positions_never_die() {
-        use shakmaty::{Chess, EnPassantMode, Position};
-        let mut rng = crate::legality::retro::testing::Lcg(29);
-        let mut next = |n: usize| rng.next(n);
-        for game in 0..6 {
-            let mut pos = Chess::default();
-            for ply in 0..50 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-                let m = if !captures.is_empty() && next(2) == 0 {
-                    *captures[next(captures.len())]
-                } else {
-                    moves[next(moves.len())]
-                };
-                pos.play_unchecked(m);
-                if ply % 5 == 4 {
-                    let s = pos.to_setup(EnPassantMode::Legal);
-                    let fen = Fen::from_position(&pos, EnPassantMode::Legal);
-                    assert_eq!(
-                        check_with(&s, 4, 1500),
-                        None,
-                        "game {game} ply {ply}: {fen}"
-                    );
-                }
+        use crate::testing::{captures_half, random_games};
+        use shakmaty::{EnPassantMode, Position};
+        for (game, positions) in random_games(29, 6, 50, captures_half).iter().enumerate() {
+            // Every fifth position after the first move.
+            for (ply, pos) in positions.iter().enumerate().skip(5).step_by(5) {
+                let s = pos.to_setup(EnPassantMode::Legal);
+                let fen = Fen::from_position(pos, EnPassantMode::Legal);
+                assert_eq!(
+                    check_with(&s, 4, 1500),
+                    None,
+                    "game {game} ply {ply}: {fen}"
+                );
             }
         }
     }

@@ -394,34 +394,28 @@ mod tests {
     /// move and a move before it.
     #[test]
     fn random_games_with_checks_have_two_moves_back() {
-        use shakmaty::{Chess, EnPassantMode, Position};
-        let mut rng = crate::legality::retro::testing::Lcg(17);
-        let mut next = |n: usize| rng.next(n);
-        for game in 0..40 {
-            let mut pos = Chess::default();
-            for ply in 0..120 {
-                let setup = pos.to_setup(EnPassantMode::Legal);
-                let r = check(&setup);
-                let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+        use crate::testing::{random_games, Lcg};
+        use shakmaty::{Chess, EnPassantMode, MoveList, Position};
+        let checks_first = |pos: &Chess, moves: &MoveList, rng: &mut Lcg| {
+            let checks: Vec<_> = moves
+                .iter()
+                .filter(|m| {
+                    let mut p = pos.clone();
+                    p.play_unchecked(**m);
+                    p.is_check() || m.is_capture()
+                })
+                .collect();
+            Some(if !checks.is_empty() && rng.next(3) > 0 {
+                *checks[rng.next(checks.len())]
+            } else {
+                moves[rng.next(moves.len())]
+            })
+        };
+        for (game, positions) in random_games(17, 40, 120, checks_first).iter().enumerate() {
+            for (ply, pos) in positions.iter().enumerate() {
+                let r = check(&pos.to_setup(EnPassantMode::Legal));
+                let fen = Fen::from_position(pos, EnPassantMode::Legal);
                 assert!(r.is_none(), "game {game} ply {ply}: {fen}: {r:?}");
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let checks: Vec<_> = moves
-                    .iter()
-                    .filter(|m| {
-                        let mut p = pos.clone();
-                        p.play_unchecked(**m);
-                        p.is_check() || m.is_capture()
-                    })
-                    .collect();
-                let m = if !checks.is_empty() && next(3) > 0 {
-                    *checks[next(checks.len())]
-                } else {
-                    moves[next(moves.len())]
-                };
-                pos.play_unchecked(m);
             }
         }
     }

@@ -221,60 +221,16 @@ pub fn check(setup: &Setup) -> Outcome {
     out
 }
 
-/// Support for the random-game soundness tests of every retro module.
-#[cfg(test)]
-pub(crate) mod testing {
-    /// A tiny deterministic generator, enough to pick moves.
-    pub(crate) struct Lcg(pub(crate) u64);
-
-    impl Lcg {
-        /// A number below `n` (0 when `n` is 0).
-        pub(crate) fn next(&mut self, n: usize) -> usize {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 33) as usize) % n.max(1)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{fen::Fen, Chess, EnPassantMode, Position};
-
-    use super::testing::Lcg;
+    use crate::testing::{captures_half, random_games, Lcg};
+    use shakmaty::{fen::Fen, Chess, EnPassantMode, File, Move, MoveList, Position, Role};
 
     /// Soundness: no position reached in a real game may be called illegal.
     #[test]
     fn positions_from_random_games_are_never_illegal() {
-        let mut rng = Lcg(7);
-        for game in 0..20 {
-            let mut pos = Chess::default();
-            for ply in 0..60 {
-                let setup = pos.to_setup(EnPassantMode::Legal);
-                let out = check(&setup);
-                let fen = Fen::from_position(&pos, EnPassantMode::Legal);
-                assert!(
-                    out.reasons.is_empty(),
-                    "game {game} ply {ply}: {fen}: {:?}",
-                    out.reasons
-                );
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                // Prefer captures half of the time, to get odd structures.
-                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-                let m = if !captures.is_empty() && rng.next(2) == 0 {
-                    *captures[rng.next(captures.len())]
-                } else {
-                    moves[rng.next(moves.len())]
-                };
-                pos.play_unchecked(m);
-            }
-        }
+        assert_never_illegal(&random_games(7, 20, 60, captures_half));
     }
 
     /// Soundness of the deductions about pieces taken at home: games where
@@ -282,40 +238,55 @@ mod tests {
     /// queens, bishops and rooks are often taken without having moved.
     #[test]
     fn knight_raids_are_never_illegal() {
-        let mut rng = Lcg(11);
-        for game in 0..30 {
-            let mut pos = Chess::default();
-            for ply in 0..50 {
-                let setup = pos.to_setup(EnPassantMode::Legal);
-                let out = check(&setup);
-                let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+        let raid = |_: &Chess, moves: &MoveList, rng: &mut Lcg| {
+            let moves: Vec<&Move> = moves
+                .iter()
+                .filter(|m| {
+                    m.role() == Role::Knight
+                        || (m.role() == Role::Pawn
+                            && matches!(m.from().map(|s| s.file()), Some(File::A | File::H)))
+                })
+                .collect();
+            let captures: Vec<&&Move> = moves.iter().filter(|m| m.is_capture()).collect();
+            Some(if !captures.is_empty() && rng.next(4) > 0 {
+                **captures[rng.next(captures.len())]
+            } else {
+                **moves.get(rng.next(moves.len()))?
+            })
+        };
+        assert_never_illegal(&random_games(11, 30, 50, raid));
+    }
+
+    /// Soundness of the pocket rules (a piece taken at home as the only
+    /// loss of a full pocket, a pawn checking a king that never moved):
+    /// games of piece moves, captures half of the time, with a pawn move
+    /// one time in twenty, so the pawns stay (nearly) at home.
+    #[test]
+    fn piece_games_are_never_illegal() {
+        let pieces = |_: &Chess, moves: &MoveList, rng: &mut Lcg| {
+            let pieces: Vec<&Move> = moves.iter().filter(|m| m.role() != Role::Pawn).collect();
+            let captures: Vec<&&Move> = pieces.iter().filter(|m| m.is_capture()).collect();
+            Some(if !captures.is_empty() && rng.next(2) == 0 {
+                **captures[rng.next(captures.len())]
+            } else if pieces.is_empty() || rng.next(20) == 0 {
+                moves[rng.next(moves.len())]
+            } else {
+                *pieces[rng.next(pieces.len())]
+            })
+        };
+        assert_never_illegal(&random_games(0x706f_636b, 100, 60, pieces));
+    }
+
+    fn assert_never_illegal(games: &[Vec<Chess>]) {
+        for (game, positions) in games.iter().enumerate() {
+            for (ply, pos) in positions.iter().enumerate() {
+                let out = check(&pos.to_setup(EnPassantMode::Legal));
+                let fen = Fen::from_position(pos, EnPassantMode::Legal);
                 assert!(
                     out.reasons.is_empty(),
                     "game {game} ply {ply}: {fen}: {:?}",
                     out.reasons
                 );
-                let moves: Vec<_> = pos
-                    .legal_moves()
-                    .into_iter()
-                    .filter(|m| {
-                        m.role() == shakmaty::Role::Knight
-                            || (m.role() == shakmaty::Role::Pawn
-                                && matches!(
-                                    m.from().map(|s| s.file()),
-                                    Some(shakmaty::File::A | shakmaty::File::H)
-                                ))
-                    })
-                    .collect();
-                if moves.is_empty() {
-                    break;
-                }
-                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-                let m = if !captures.is_empty() && rng.next(4) > 0 {
-                    *captures[rng.next(captures.len())]
-                } else {
-                    moves[rng.next(moves.len())]
-                };
-                pos.play_unchecked(m);
             }
         }
     }

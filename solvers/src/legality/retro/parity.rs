@@ -594,51 +594,47 @@ mod tests {
     /// lost unit is a knight or a pawn) never reach a parity flaw.
     #[test]
     fn knight_and_pawn_games_never_break_parity() {
-        use shakmaty::{Chess, EnPassantMode, Position};
-        let mut rng = crate::legality::retro::testing::Lcg(11);
-        let mut next = |n: usize| rng.next(n);
+        use crate::testing::{random_games, Lcg};
+        use shakmaty::{Chess, EnPassantMode, MoveList, Position};
+        // Knight moves, pawn captures and now and then a pawn push (pushes
+        // mostly make the counts uncertain); no promotion.
+        let knights_and_pawns = |_: &Chess, moves: &MoveList, rng: &mut Lcg| {
+            let push = rng.next(10) == 0;
+            let moves: Vec<_> = moves
+                .iter()
+                .filter(|m| {
+                    m.role() == Role::Knight || (m.role() == Role::Pawn && (push || m.is_capture()))
+                })
+                .filter(|m| m.promotion().is_none())
+                .collect();
+            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+            Some(if !captures.is_empty() && rng.next(3) != 0 {
+                **captures[rng.next(captures.len())]
+            } else {
+                **moves.get(rng.next(moves.len()))?
+            })
+        };
         let mut decided = 0;
-        for game in 0..200 {
-            let mut pos = Chess::default();
-            for ply in 0..50 {
+        let games = random_games(11, 200, 50, knights_and_pawns);
+        for (game, positions) in games.iter().enumerate() {
+            for (ply, pos) in positions.iter().enumerate() {
                 let setup = pos.to_setup(EnPassantMode::Legal);
                 let infos = [
                     pawns::analyse(&setup.board, Color::White),
                     pawns::analyse(&setup.board, Color::Black),
                 ];
-                if let [Some(w), Some(b)] = &infos {
-                    let facts = Facts::new(&setup, &infos);
-                    let r = check(&setup, &facts, w, b);
-                    if setup.board.occupied().count() < 32
-                        && total_parities(&setup, &facts, [w, b]).is_some_and(|p| !p.is_empty())
-                    {
-                        decided += 1;
-                    }
-                    let fen = Fen::from_position(&pos, EnPassantMode::Legal);
-                    assert!(r.is_none(), "game {game} ply {ply}: {fen}: {r:?}");
-                }
-                // Knight moves, pawn captures and now and then a pawn push
-                // (pushes mostly make the counts uncertain).
-                let push = next(10) == 0;
-                let moves: Vec<_> = pos
-                    .legal_moves()
-                    .into_iter()
-                    .filter(|m| {
-                        m.role() == Role::Knight
-                            || (m.role() == Role::Pawn && (push || m.is_capture()))
-                    })
-                    .filter(|m| m.promotion().is_none())
-                    .collect();
-                if moves.is_empty() {
-                    break;
-                }
-                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-                let m = if !captures.is_empty() && next(3) != 0 {
-                    *captures[next(captures.len())]
-                } else {
-                    moves[next(moves.len())]
+                let [Some(w), Some(b)] = &infos else {
+                    continue;
                 };
-                pos.play_unchecked(m);
+                let facts = Facts::new(&setup, &infos);
+                let r = check(&setup, &facts, w, b);
+                if setup.board.occupied().count() < 32
+                    && total_parities(&setup, &facts, [w, b]).is_some_and(|p| !p.is_empty())
+                {
+                    decided += 1;
+                }
+                let fen = Fen::from_position(pos, EnPassantMode::Legal);
+                assert!(r.is_none(), "game {game} ply {ply}: {fen}: {r:?}");
             }
         }
         // The deduction with losses must actually have been exercised.
