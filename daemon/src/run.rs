@@ -126,6 +126,9 @@ struct Queue {
     /// Names that could not be claimed because a file of that name is being
     /// judged; they go back in the queue when any job ends.
     blocked: Vec<OsString>,
+    /// Young files with a second look pending: one timer each, however many
+    /// scans find them young.
+    settling: HashSet<OsString>,
 }
 
 #[derive(Debug)]
@@ -149,6 +152,19 @@ impl Queue {
             self.names.remove(name);
         }
         Some(item)
+    }
+
+    /// A one-shot timer, not a poll: one look after the file should have
+    /// settled (none if one is pending already).
+    fn settle_later(&mut self, name: OsString, tx: &mpsc::Sender<Notice>) {
+        if !self.settling.insert(name.clone()) {
+            return;
+        }
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(SETTLE).await;
+            let _ = tx.send(Notice::Settle(name)).await;
+        });
     }
 
     fn unblock(&mut self) {
@@ -247,6 +263,37 @@ impl Retries {
     }
 }
 
+/// Files that could not be claimed (an inbox the daemon may not write to:
+/// the claim's unlink fails) stay in the inbox, untouched, and are tried
+/// again at each scan. Only the first failure of a spell is an error line:
+/// ten thousand waiting files make one line, not ten thousand per scan.
+#[derive(Debug, Default)]
+struct ClaimErrors {
+    failing: bool,
+}
+
+impl ClaimErrors {
+    fn failed(&mut self, error: &anyhow::Error) {
+        if self.failing {
+            tracing::debug!("still failing: {error:#}");
+        } else {
+            self.failing = true;
+            tracing::error!(
+                "{error:#}; the file stays in the inbox and is tried again at each scan, \
+                 with any other that cannot be claimed (further failures are logged at \
+                 debug level until a claim succeeds)"
+            );
+        }
+    }
+
+    fn succeeded(&mut self) {
+        if self.failing {
+            self.failing = false;
+            tracing::info!("recovered: files can be claimed from the inbox again");
+        }
+    }
+}
+
 /// Counters for STATUS= lines and the stop message.
 #[derive(Debug, Default)]
 struct Counts {
@@ -315,7 +362,10 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
     // Watch first, then scan: a file arriving in between is seen by one or
     // the other (or both; a second claim finds it gone).
     let (notice_tx, mut notices) = mpsc::channel(1024);
-    let watcher = daemon.inbox.watch(notice_tx.clone())?;
+    let rescan_pending = Arc::new(AtomicBool::new(false));
+    let watcher = daemon
+        .inbox
+        .watch(notice_tx.clone(), rescan_pending.clone())?;
     let mut queue = Queue::default();
     for (name, path) in daemon.inbox.leftovers()? {
         tracing::info!("requeued {} from an earlier run", name.to_string_lossy());
@@ -327,6 +377,7 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
     let mut tasks: JoinSet<(Job, Result<Outcome>)> = JoinSet::new();
     let mut counts = Counts::default();
     let mut retries = Retries::default();
+    let mut claims = ClaimErrors::default();
     let mut rescan = interval_at(tokio::time::Instant::now() + rescan_every, rescan_every);
     rescan.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut watchdog = service::watchdog_interval().map(tokio::time::interval);
@@ -343,12 +394,18 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
             },
             Some(notice) = notices.recv() => match notice {
                 Notice::Ready(name) => queue.push(name),
-                Notice::Rescan => scan(&daemon.inbox, &mut queue, &notice_tx),
+                Notice::Rescan => {
+                    // Cleared before the listing: an event after it starts
+                    // asks for another.
+                    rescan_pending.store(false, Ordering::SeqCst);
+                    scan(&daemon.inbox, &mut queue, &notice_tx);
+                }
                 Notice::Settle(name) => {
+                    queue.settling.remove(&name);
                     if daemon.inbox.is_settled(&name) {
                         queue.push(name);
                     } else if daemon.inbox.dir().join(&name).exists() {
-                        settle_later(name, &notice_tx);
+                        queue.settle_later(name, &notice_tx);
                     }
                 }
             },
@@ -380,14 +437,17 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
                     Waiting::Claimed(job) => job,
                     // A link and an unlink: quick enough to do right here.
                     Waiting::Inbox(name) => match daemon.inbox.claim(&name) {
-                        Ok(Claim::Claimed(path)) => Job { name, path },
+                        Ok(Claim::Claimed(path)) => {
+                            claims.succeeded();
+                            Job { name, path }
+                        }
                         Ok(Claim::Gone) => continue,
                         Ok(Claim::Busy) => {
                             queue.blocked.push(name);
                             continue;
                         }
                         Err(error) => {
-                            tracing::error!("{error:#}");
+                            claims.failed(&error);
                             continue;
                         }
                     },
@@ -467,20 +527,11 @@ fn scan(inbox: &Inbox, queue: &mut Queue, tx: &mpsc::Sender<Notice>) {
                 queue.push(name);
             }
             for name in found.young {
-                settle_later(name, tx);
+                queue.settle_later(name, tx);
             }
         }
         Err(error) => tracing::error!("{error:#}"),
     }
-}
-
-/// A one-shot timer, not a poll: one look after the file should have settled.
-fn settle_later(name: OsString, tx: &mpsc::Sender<Notice>) {
-    let tx = tx.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(SETTLE).await;
-        let _ = tx.send(Notice::Settle(name)).await;
-    });
 }
 
 fn reload(
@@ -874,6 +925,19 @@ mod tests {
         assert_eq!(names, ["a", "b", "c"]);
         q.push("a".into());
         assert!(q.pop().is_some());
+    }
+
+    /// Each scan of a drop of thousands of files finds the youngest young
+    /// again; one timer each, not one per scan.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_young_file_gets_one_timer_however_many_scans_find_it() {
+        let (tx, _rx) = mpsc::channel(4);
+        let mut q = Queue::default();
+        for _ in 0..3 {
+            q.settle_later("a".into(), &tx);
+        }
+        assert_eq!(q.settling.len(), 1);
+        assert_eq!(tx.strong_count(), 2, "one timer holds a sender");
     }
 
     #[tokio::test(flavor = "current_thread")]
