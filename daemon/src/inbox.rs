@@ -14,6 +14,8 @@ use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
@@ -86,24 +88,40 @@ impl Inbox {
 
     /// Starts watching. Notices go to `tx`; when it is full (the daemon is
     /// behind), the notice is replaced by a rescan so nothing is lost.
-    pub fn watch(&self, tx: mpsc::Sender<Notice>) -> Result<RecommendedWatcher> {
+    ///
+    /// At most one rescan is outstanding: `rescan_pending` is set when one
+    /// is sent and cleared by the daemon as its scan starts. Ten thousand
+    /// files renamed in at once overflow the queue thousands of times, and
+    /// a rescan for each (every one a listing of the whole inbox, about 270
+    /// of them here) kept the daemon listing instead of judging, and gave
+    /// each file still young a timer per listing (peak RSS 213 MiB in one
+    /// CI run).
+    pub fn watch(
+        &self,
+        tx: mpsc::Sender<Notice>,
+        rescan_pending: Arc<AtomicBool>,
+    ) -> Result<RecommendedWatcher> {
         let handler = move |event: notify::Result<Event>| {
-            let notices = match event {
-                Ok(event) if event.need_rescan() => vec![Notice::Rescan],
-                Ok(event) => ready_name(&event).into_iter().map(Notice::Ready).collect(),
-                Err(error) => {
-                    tracing::warn!(%error, "inbox watcher error; rescanning");
-                    vec![Notice::Rescan]
+            // Blocking here is fine: this is the watcher's own thread.
+            let rescan = || {
+                if !rescan_pending.swap(true, Ordering::SeqCst) {
+                    let _ = tx.blocking_send(Notice::Rescan);
                 }
             };
-            for notice in notices {
-                if let Err(mpsc::error::TrySendError::Full(_)) = tx.try_send(notice) {
+            let name = match event {
+                Ok(event) if event.need_rescan() => return rescan(),
+                Ok(event) => ready_name(&event),
+                Err(error) => {
+                    tracing::warn!(%error, "inbox watcher error; rescanning");
+                    return rescan();
+                }
+            };
+            if let Some(name) = name {
+                if let Err(mpsc::error::TrySendError::Full(_)) = tx.try_send(Notice::Ready(name)) {
                     // The queue is full of notices already; one rescan, sent
                     // as soon as there is room, covers this one and any
-                    // dropped after it. Blocking here is fine: this is the
-                    // watcher's own thread.
-                    let _ = tx.blocking_send(Notice::Rescan);
-                    return;
+                    // dropped after it.
+                    rescan();
                 }
             }
         };

@@ -100,10 +100,25 @@ impl Spool {
     }
 
     pub fn start(&mut self) {
+        self.start_with(&[]);
+    }
+
+    /// Starts the daemon through `wrapper`, a command that runs the rest of
+    /// its command line in its own process (as `setpriv` does), so that
+    /// [`Spool::pid`] is the daemon's.
+    pub fn start_with(&mut self, wrapper: &[&str]) {
         assert!(self.daemon.is_none());
         self.starts += 1;
         let log = fs::File::create(self.path(&format!("daemon.{}.log", self.starts))).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_cookd"))
+        let mut command = match wrapper.split_first() {
+            Some((program, args)) => {
+                let mut c = Command::new(program);
+                c.args(args).arg(env!("CARGO_BIN_EXE_cookd"));
+                c
+            }
+            None => Command::new(env!("CARGO_BIN_EXE_cookd")),
+        };
+        let child = command
             .args(["run", "--config"])
             .arg(self.path("pipeline.yaml"))
             .env("COOKD_LOG", "cookd=debug,info")

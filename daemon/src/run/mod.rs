@@ -170,7 +170,10 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
     // Watch first, then scan: a file arriving in between is seen by one or
     // the other (or both; a second claim finds it gone).
     let (notice_tx, mut notices) = mpsc::channel(1024);
-    let watcher = daemon.inbox.watch(notice_tx.clone())?;
+    let rescan_pending = Arc::new(AtomicBool::new(false));
+    let watcher = daemon
+        .inbox
+        .watch(notice_tx.clone(), rescan_pending.clone())?;
     let mut queue = Queue::default();
     for (name, path) in daemon.inbox.leftovers()? {
         tracing::info!("requeued {} from an earlier run", name.to_string_lossy());
@@ -182,6 +185,7 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
     let mut tasks: JoinSet<(Job, Result<Outcome>)> = JoinSet::new();
     let mut counts = Counts::default();
     let mut retries = Retries::default();
+    let mut claims = ClaimErrors::default();
     let mut rescan = interval_at(tokio::time::Instant::now() + rescan_every, rescan_every);
     rescan.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut watchdog = service::watchdog_interval().map(tokio::time::interval);
@@ -198,12 +202,18 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
             },
             Some(notice) = notices.recv() => match notice {
                 Notice::Ready(name) => queue.push(name),
-                Notice::Rescan => scan(&daemon.inbox, &mut queue, &notice_tx),
+                Notice::Rescan => {
+                    // Cleared before the listing: an event after it starts
+                    // asks for another.
+                    rescan_pending.store(false, Ordering::SeqCst);
+                    scan(&daemon.inbox, &mut queue, &notice_tx);
+                }
                 Notice::Settle(name) => {
+                    queue.settling.remove(&name);
                     if daemon.inbox.is_settled(&name) {
                         queue.push(name);
                     } else if daemon.inbox.dir().join(&name).exists() {
-                        settle_later(name, &notice_tx);
+                        queue.settle_later(name, &notice_tx);
                     }
                 }
             },
@@ -235,14 +245,17 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
                     Waiting::Claimed(job) => job,
                     // A link and an unlink: quick enough to do right here.
                     Waiting::Inbox(name) => match daemon.inbox.claim(&name) {
-                        Ok(Claim::Claimed(path)) => Job { name, path },
+                        Ok(Claim::Claimed(path)) => {
+                            claims.succeeded();
+                            Job { name, path }
+                        }
                         Ok(Claim::Gone) => continue,
                         Ok(Claim::Busy) => {
                             queue.blocked.push(name);
                             continue;
                         }
                         Err(error) => {
-                            tracing::error!("{error:#}");
+                            claims.failed(&error);
                             continue;
                         }
                     },
@@ -322,20 +335,11 @@ fn scan(inbox: &Inbox, queue: &mut Queue, tx: &mpsc::Sender<Notice>) {
                 queue.push(name);
             }
             for name in found.young {
-                settle_later(name, tx);
+                queue.settle_later(name, tx);
             }
         }
         Err(error) => tracing::error!("{error:#}"),
     }
-}
-
-/// A one-shot timer, not a poll: one look after the file should have settled.
-fn settle_later(name: OsString, tx: &mpsc::Sender<Notice>) {
-    let tx = tx.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(SETTLE).await;
-        let _ = tx.send(Notice::Settle(name)).await;
-    });
 }
 
 fn reload(

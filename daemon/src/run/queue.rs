@@ -11,6 +11,9 @@ pub(super) struct Queue {
     /// Names that could not be claimed because a file of that name is being
     /// judged; they go back in the queue when any job ends.
     pub(super) blocked: Vec<OsString>,
+    /// Young files with a second look pending: one timer each, however many
+    /// scans find them young.
+    pub(super) settling: HashSet<OsString>,
 }
 
 #[derive(Debug)]
@@ -34,6 +37,19 @@ impl Queue {
             self.names.remove(name);
         }
         Some(item)
+    }
+
+    /// A one-shot timer, not a poll: one look after the file should have
+    /// settled (none if one is pending already).
+    pub(super) fn settle_later(&mut self, name: OsString, tx: &mpsc::Sender<Notice>) {
+        if !self.settling.insert(name.clone()) {
+            return;
+        }
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(SETTLE).await;
+            let _ = tx.send(Notice::Settle(name)).await;
+        });
     }
 
     pub(super) fn unblock(&mut self) {
@@ -133,9 +149,53 @@ impl Retries {
     }
 }
 
+/// Files that could not be claimed (an inbox the daemon may not write to:
+/// the claim's unlink fails) stay in the inbox, untouched, and are tried
+/// again at each scan. Only the first failure of a spell is an error line:
+/// ten thousand waiting files make one line, not ten thousand per scan.
+#[derive(Debug, Default)]
+pub(super) struct ClaimErrors {
+    failing: bool,
+}
+
+impl ClaimErrors {
+    pub(super) fn failed(&mut self, error: &anyhow::Error) {
+        if self.failing {
+            tracing::debug!("still failing: {error:#}");
+        } else {
+            self.failing = true;
+            tracing::error!(
+                "{error:#}; the file stays in the inbox and is tried again at each scan, \
+                 with any other that cannot be claimed (further failures are logged at \
+                 debug level until a claim succeeds)"
+            );
+        }
+    }
+
+    pub(super) fn succeeded(&mut self) {
+        if self.failing {
+            self.failing = false;
+            tracing::info!("recovered: files can be claimed from the inbox again");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each scan of a drop of thousands of files finds the youngest young
+    /// again; one timer each, not one per scan.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_young_file_gets_one_timer_however_many_scans_find_it() {
+        let (tx, _rx) = mpsc::channel(4);
+        let mut q = Queue::default();
+        for _ in 0..3 {
+            q.settle_later("a".into(), &tx);
+        }
+        assert_eq!(q.settling.len(), 1);
+        assert_eq!(tx.strong_count(), 2, "one timer holds a sender");
+    }
 
     #[test]
     fn queue_keeps_order_and_each_name_once() {
