@@ -122,18 +122,6 @@ fn ten_thousand_problems_dropped_at_once_are_each_judged_once_in_bounded_memory(
     assert!(spool.wait_exit().success());
 }
 
-/// xorshift64*: the kill moments, reproducible from the printed seed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
-    }
-}
-
 // A claim cut short between its hard link and its unlink leaves one file
 // under two names; once the claimed copy is done, the second claim's file
 // is the same inode as the one in done/, and rename(2) onto it does
@@ -156,7 +144,8 @@ fn fifty_kill_9_at_random_moments_lose_nothing_and_duplicate_nothing() {
                 | 1
         });
     println!("kill moments: COOKD_KILL_SEED={seed}");
-    let mut rng = Rng(seed);
+    // The kill moments, reproducible from the printed seed.
+    let mut rng = solvers::oracle::Rng::new(seed);
     let port = free_port();
     let mut spool = Spool::new(MailTo::Smtp(port), 2);
     let server = SmtpServer::start(port, None);
@@ -177,7 +166,7 @@ fn fifty_kill_9_at_random_moments_lose_nothing_and_duplicate_nothing() {
         // within the batch however fast the machine is: after 1 to 40 more
         // files are done (or 2 s), then 0 to 20 ms more, mid-job.
         let before = spool.names("outbox/done").len();
-        let more = 1 + rng.below(40) as usize;
+        let more = 1 + rng.below(40);
         spool.start();
         let started = std::time::Instant::now();
         while spool.names("outbox/done").len() < before + more
@@ -185,7 +174,7 @@ fn fifty_kill_9_at_random_moments_lose_nothing_and_duplicate_nothing() {
         {
             std::thread::sleep(Duration::from_millis(2));
         }
-        std::thread::sleep(Duration::from_millis(rng.below(20)));
+        std::thread::sleep(Duration::from_millis(rng.below(20) as u64));
         if spool.names("outbox/done").len() < files {
             in_batch += 1;
         }

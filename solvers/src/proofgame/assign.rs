@@ -182,18 +182,13 @@ mod tests {
 
     #[test]
     fn agrees_with_brute_force() {
-        let mut seed = 12345u64;
+        let mut rng = crate::testing::Lcg(12345);
         for n in 1..=6 {
             for _ in 0..200 {
                 let cost: Vec<i32> = (0..n * n)
-                    .map(|_| {
-                        seed = seed
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
-                        match (seed >> 33) % 10 {
-                            0 | 1 => INF,
-                            k => k as i32,
-                        }
+                    .map(|_| match rng.next(10) {
+                        0 | 1 => INF,
+                        k => k as i32,
                     })
                     .collect();
                 assert_eq!(min_cost(&cost, n), brute(&cost, n), "{cost:?}");

@@ -127,7 +127,7 @@ mod tests {
     /// in them): the key kept move by move equals the one hashed afresh.
     #[test]
     fn keys_follow_the_moves() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::testing::Lcg(0x9E37_79B9_7F4A_7C15);
         let mut kinds = [0usize; 3];
         for _ in 0..300 {
             let mut pos = Chess::default();
@@ -137,10 +137,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let m = moves[(seed >> 33) as usize % moves.len()];
+                let m = moves[rng.next(moves.len())];
                 kinds[0] += usize::from(m.is_castle());
                 kinds[1] += usize::from(m.is_en_passant());
                 kinds[2] += usize::from(m.is_promotion());

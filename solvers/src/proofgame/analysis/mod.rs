@@ -694,13 +694,8 @@ mod tests {
     /// Sets of squares to test the shortcuts on: every single square, and
     /// pseudo-random sparse and dense sets.
     fn square_sets() -> Vec<Bitboard> {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::oracle::Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || rng.next_u64();
         let mut sets: Vec<Bitboard> = Square::ALL.into_iter().map(Bitboard::from).collect();
         for _ in 0..200 {
             sets.push(Bitboard(next() & next() & next()));
