@@ -140,6 +140,18 @@ pub fn read_csv(path: &str) -> Vec<HashMap<String, String>> {
         .collect()
 }
 
+/// A mate corpus row's keys (or solution lines) as UCI, sorted: its
+/// `keys_uci` column, `;`-separated.
+pub fn keys_uci(row: &HashMap<String, String>) -> Vec<String> {
+    let mut keys: Vec<String> = row["keys_uci"]
+        .split(';')
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    keys.sort();
+    keys
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ use solvers::Stipulation;
 use std::sync::Arc;
 
 mod common;
-use common::{data, read_csv};
+use common::{data, keys_uci, read_csv};
 
 /// Per-row limit: far above what any row in scope needs, so only a real
 /// regression (or a hang) trips it.
@@ -63,16 +63,6 @@ fn solve_row(
     Some(got)
 }
 
-fn wanted(row: &HashMap<String, String>) -> Vec<String> {
-    let mut want: Vec<String> = row["keys_uci"]
-        .split(';')
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect();
-    want.sort();
-    want
-}
-
 #[test]
 fn mate_corpus() {
     let rows = read_csv(&data("mate.csv"));
@@ -85,7 +75,7 @@ fn mate_corpus() {
             failures.push(format!("{id}: not solved within {ROW_BUDGET:?}"));
             continue;
         };
-        let want = wanted(row);
+        let want = keys_uci(row);
         let count: usize = row["n_solutions"].parse().unwrap();
         assert_eq!(want.len(), count, "{id}: corpus row is inconsistent");
         let verdict = match got.len() {
@@ -128,7 +118,7 @@ fn parallel_modes_agree_with_the_corpus() {
     for row in rows.iter().filter(quick) {
         for mode in [Parallelism::Split, Parallelism::Lazy] {
             let got = pool.install(|| solve_row(row, mode, &table));
-            assert_eq!(got, Some(wanted(row)), "{} with {mode:?}", row["id"]);
+            assert_eq!(got, Some(keys_uci(row)), "{} with {mode:?}", row["id"]);
         }
         judged += 1;
     }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub use solvers::testing::{data, read_csv, split_csv};
+pub use solvers::testing::{data, keys_uci, read_csv, split_csv};
 
 /// The complete 3- and 4-piece Syzygy set, obtained by the test setup: from
 /// `COOKD_SYZYGY_DIR` when that names a folder holding it, else downloaded

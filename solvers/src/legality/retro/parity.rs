@@ -86,11 +86,12 @@ fn slides(mover: Mover, sq: Square, region: Bitboard) -> Bitboard {
     ) & region
 }
 
-fn piece_moves(facts: &Facts, color: Color) -> Option<u32> {
+/// `caged`: the side's pieces taken at home without having moved
+/// ([`caged_lost`]).
+fn piece_moves(facts: &Facts, color: Color, caged: &[(Role, Square)]) -> Option<u32> {
     let board = &facts.board;
     let mut total = 0;
     let mut regions = [Bitboard::EMPTY; 7];
-    let caged = caged_lost(facts, color);
     for (role, home) in homes(color) {
         if role == Role::Knight {
             total += light(home);
@@ -235,10 +236,9 @@ fn sole_loss_of_full_pocket(facts: &Facts, color: Color, role: Role, home: Squar
     originals == [role]
 }
 
-fn lost_units(facts: &Facts, info: &PawnInfo) -> Option<Lost> {
+fn lost_units(facts: &Facts, info: &PawnInfo, caged: Vec<(Role, Square)>) -> Option<Lost> {
     let color = info.color;
     let board = &facts.board;
-    let caged = caged_lost(facts, color);
     for (role, n) in ORIGINAL {
         let here = (board.by_piece(role.of(color))).count() as u32;
         let at_home = caged.iter().filter(|(r, _)| *r == role).count() as u32;
@@ -371,12 +371,17 @@ fn assign(
 }
 
 /// The move count modulo 2 of a side's units on the board, when certain.
-fn board_parity(setup: &Setup, facts: &Facts, info: &PawnInfo) -> Option<u32> {
+fn board_parity(
+    setup: &Setup,
+    facts: &Facts,
+    info: &PawnInfo,
+    caged: &[(Role, Square)],
+) -> Option<u32> {
     let mut total = 0;
     for (i, &sq) in info.squares.iter().enumerate() {
         total += pawn_moves(setup, info, i, sq)?;
     }
-    Some((total + piece_moves(facts, info.color)?) % 2)
+    Some((total + piece_moves(facts, info.color, caged)?) % 2)
 }
 
 /// Every possible value of the total number of moves modulo 2, when the
@@ -387,8 +392,10 @@ fn total_parities(setup: &Setup, facts: &Facts, infos: [&PawnInfo; 2]) -> Option
     let mut base = 0;
     let mut losts = Vec::new();
     for info in infos {
-        base += board_parity(setup, facts, info)?;
-        let lost = lost_units(facts, info)?;
+        // Found once: both the board's move counts and the losses use it.
+        let caged = caged_lost(facts, info.color);
+        base += board_parity(setup, facts, info, &caged)?;
+        let lost = lost_units(facts, info, caged)?;
         if lost.knights + 8 - info.squares.len() as u32 > MAX_LOST {
             return None;
         }

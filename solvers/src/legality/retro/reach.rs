@@ -34,14 +34,13 @@ fn steps(mover: Mover, sq: Square) -> Bitboard {
     }
 }
 
-/// Every square reachable from `start` without stepping onto `blocked`
-/// and without moving on from `stuck`.
-pub fn closure(mover: Mover, start: Bitboard, blocked: Bitboard, stuck: Bitboard) -> Bitboard {
+/// Every square reachable from `start` without stepping onto `blocked`.
+pub fn closure(mover: Mover, start: Bitboard, blocked: Bitboard) -> Bitboard {
     let mut seen = start;
     let mut frontier = start;
     while frontier.any() {
         let mut next = Bitboard::EMPTY;
-        for sq in frontier & !stuck {
+        for sq in frontier {
             next |= steps(mover, sq);
         }
         next &= !blocked & !seen;
@@ -77,11 +76,7 @@ pub fn by_phase(
         // A pawn's move puts it on a square nobody else can then be on; a
         // king may stay where the move gives it check, so no other filter.
         start = (start | extra(phase)) & !facts.occupied(phase);
-        let stuck = match mover {
-            Mover::Pawn(color) => facts.pawn_dead_ends(color),
-            _ => Bitboard::EMPTY,
-        };
-        out[phase] = closure(mover, start, blocked(facts, mover, phase), stuck);
+        out[phase] = closure(mover, start, blocked(facts, mover, phase));
     }
     out
 }
@@ -103,12 +98,7 @@ mod tests {
     #[test]
     fn bishop_behind_pawns_stays_home() {
         let blocked = Bitboard::from_square(Square::B2) | Bitboard::from_square(Square::D2);
-        let r = closure(
-            Mover::Bishop,
-            Bitboard::from_square(Square::C1),
-            blocked,
-            Bitboard::EMPTY,
-        );
+        let r = closure(Mover::Bishop, Bitboard::from_square(Square::C1), blocked);
         assert_eq!(r, Bitboard::from_square(Square::C1));
     }
 
@@ -117,7 +107,6 @@ mod tests {
         let r = closure(
             Mover::Bishop,
             Bitboard::from_square(Square::C1),
-            Bitboard::EMPTY,
             Bitboard::EMPTY,
         );
         assert_eq!(r, Bitboard::DARK_SQUARES);
@@ -130,7 +119,6 @@ mod tests {
             Mover::Pawn(Color::White),
             Bitboard::from_square(Square::H2),
             blocked,
-            Bitboard::EMPTY,
         );
         assert_eq!(r.count(), 5);
         assert!(!r.contains(Square::H8));
