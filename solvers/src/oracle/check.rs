@@ -146,39 +146,23 @@ fn production(
 }
 
 /// Problems with no solution are most of what random positions give; the
-/// bugs that matter hide in those with one. So half the cases are drawn
-/// again (up to this many times) until the reference finds a solution.
+/// bugs that matter hide in those with one. So half the case slots are
+/// drawn again (up to this many times) until the reference finds a
+/// solution; every draw on the way is judged too, so no reference work is
+/// thrown away.
 const DRAWS_FOR_A_SOLUTION: usize = 20;
-
-/// A generated case with the reference's answer, or `None` when the
-/// reference could not finish it.
-fn solved_case(rng: &mut Rng) -> Option<(Chess, Stipulation, Vec<String>)> {
-    let draws = if rng.chance(50) {
-        DRAWS_FOR_A_SOLUTION
-    } else {
-        1
-    };
-    let mut last = None;
-    for _ in 0..draws {
-        let (pos, stipulation) = mate_case(rng);
-        last = reference(&pos, stipulation).map(|want| (pos, stipulation, want));
-        if last.as_ref().is_some_and(|(_, _, want)| !want.is_empty()) {
-            break;
-        }
-    }
-    last
-}
-
 /// The thread pools the configurations run on.
 struct Pools {
     one: rayon::ThreadPool,
     two: rayon::ThreadPool,
 }
 
-/// Generates `count` mate cases from `seed` and judges each with both
-/// solvers, in the configurations taken in turn; along the way, every
-/// position of one random game per case goes through the legality stage,
-/// which must never call it illegal. `progress` is called every 1000 cases.
+/// Fills `count` case slots from `seed`: each slot is one planted
+/// helpmate and one or more drawn mate problems (see
+/// [`DRAWS_FOR_A_SOLUTION`]), each judged by both solvers in the
+/// configurations taken in turn; along the way, two positions of one
+/// random game per four slots go through the legality stage, which must
+/// never call them illegal. `progress` is called every 1000 slots.
 pub fn run(seed: u64, count: u64, mut progress: impl FnMut(u64, &Summary)) -> Summary {
     let pools = Pools {
         one: pool(1),
@@ -193,19 +177,31 @@ pub fn run(seed: u64, count: u64, mut progress: impl FnMut(u64, &Summary)) -> Su
         if index % 4 == 0 {
             legality_of_game(&mut rng, &mut summary, seed, index);
         }
-        let Some((pos, stipulation, want)) = solved_case(&mut rng) else {
-            summary.skipped += 1;
-            continue;
+        let draws = if rng.chance(50) {
+            DRAWS_FOR_A_SOLUTION
+        } else {
+            1
         };
-        let config = Config::ALL[index as usize % Config::ALL.len()];
-        let got = production(&pos, stipulation, config, &kept, &pools);
-        summary.cases += 1;
-        summary.with_solutions += u64::from(!want.is_empty());
-        if got.as_ref() != Ok(&want) {
-            summary.disagreements.push(format!(
-                "seed {seed} case {index} {config:?}: {} ; {stipulation}: reference {want:?}, production {got:?}",
-                fen(&pos)
-            ));
+        for _ in 0..draws {
+            let (pos, stipulation) = mate_case(&mut rng);
+            let Some(want) = reference(&pos, stipulation) else {
+                summary.skipped += 1;
+                continue;
+            };
+            // The configurations go round case by case, whatever the draws.
+            let config = Config::ALL[(summary.cases % Config::ALL.len() as u64) as usize];
+            let got = production(&pos, stipulation, config, &kept, &pools);
+            summary.cases += 1;
+            summary.with_solutions += u64::from(!want.is_empty());
+            if got.as_ref() != Ok(&want) {
+                summary.disagreements.push(format!(
+                    "seed {seed} case {index} {config:?}: {} ; {stipulation}: reference {want:?}, production {got:?}",
+                    fen(&pos)
+                ));
+            }
+            if !want.is_empty() {
+                break;
+            }
         }
         if (index + 1) % 1000 == 0 {
             progress(index + 1, &summary);
