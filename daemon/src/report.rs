@@ -53,9 +53,8 @@ fn diagram(fen: &str) -> Option<String> {
 /// The stipulated length in moves of a direct or self mate.
 fn stipulated_moves(v: &Verdict) -> Option<u32> {
     match v.stipulation.as_deref()?.parse().ok()? {
-        solvers::Stipulation::Direct { moves } | solvers::Stipulation::SelfMate { moves } => {
-            Some(moves)
-        }
+        solvers::Stipulation::Direct { moves, .. }
+        | solvers::Stipulation::SelfMate { moves, .. } => Some(moves),
         _ => None,
     }
 }

@@ -33,5 +33,5 @@ pub mod transposition;
 pub mod verdict;
 
 pub use problem::{parse, ParseError, Problem};
-pub use stipulation::Stipulation;
+pub use stipulation::{Goal, Stipulation};
 pub use verdict::Verdict;

@@ -1,31 +1,67 @@
 //! Stipulations: what a problem asks for (goal × play × length).
 //!
 //! Canonical spellings (what [`Stipulation`]'s `Display` writes and `FromStr`
-//! reads back): `#2`, `s#3`, `h#2`, `h#2.5`, `SPG 8.5`, `+`, `=`.
+//! reads back): `#2`, `s#3`, `h#2`, `h#2.5`, the stalemate goals `=2`,
+//! `s=3`, `h=2`, `h=2.5`, `SPG 8.5`, `+`, `=` (a bare `=` is a study).
 //! `FromStr` also accepts the usual variants: `dia8.5`, `ser-…` is not orthodox
 //! and is rejected, spaces are ignored, case does not matter.
 
 use std::fmt;
 use std::str::FromStr;
 
-use shakmaty::Color;
+use shakmaty::{Chess, Color, Position};
 
 /// Upper bound on a stipulated length in moves. Longer stipulations are not
 /// orthodox problems any solver could check, and refusing them early keeps a
 /// typo like `#2000` from turning into an endless job.
 pub const MAX_MOVES: u32 = 255;
 
+/// How a direct, self or help play ends: the side to move is mated
+/// (`#`), or has no legal move and is not in check (`=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Goal {
+    #[default]
+    Mate,
+    Stalemate,
+}
+
+impl Goal {
+    /// The goal's sign in a stipulation: `#` or `=`.
+    pub fn symbol(self) -> char {
+        match self {
+            Goal::Mate => '#',
+            Goal::Stalemate => '=',
+        }
+    }
+
+    /// Is the side to move in `pos` mated (or stalemated)?
+    pub fn reached(self, pos: &Chess) -> bool {
+        match self {
+            Goal::Mate => crate::checking::is_checkmate(pos),
+            Goal::Stalemate => !pos.is_check() && pos.legal_moves().is_empty(),
+        }
+    }
+
+    /// The goal of a position whose side to move has no legal move: is it
+    /// this one? (Mate when in check, stalemate when not.)
+    pub fn reached_without_moves(self, pos: &Chess) -> bool {
+        pos.is_check() == (self == Goal::Mate)
+    }
+}
+
 /// What a problem asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stipulation {
-    /// `#n`: White to play and mate in at most `moves` moves against any defence.
-    Direct { moves: u32 },
-    /// `s#n`: White to play and force Black to mate White in `moves` moves.
-    SelfMate { moves: u32 },
-    /// `h#n` / `h#n.5`: both sides cooperate so that Black is mated after
-    /// exactly `plies` half-moves. Even `plies` (h#n) start with Black, odd
-    /// (h#n.5) start with White.
-    Help { plies: u32 },
+    /// `#n` (`=n`): White to play and mate (stalemate) Black in at most
+    /// `moves` moves against any defence.
+    Direct { moves: u32, goal: Goal },
+    /// `s#n` (`s=n`): White to play and force Black to mate (stalemate)
+    /// White in `moves` moves.
+    SelfMate { moves: u32, goal: Goal },
+    /// `h#n` / `h#n.5` (`h=n`, `h=n.5`): both sides cooperate so that
+    /// Black is mated (stalemated) after exactly `plies` half-moves. Even
+    /// `plies` (h#n) start with Black, odd (h#n.5) start with White.
+    Help { plies: u32, goal: Goal },
     /// `SPG n` / `dia n`: the diagram is reached from the initial array in
     /// exactly `plies` half-moves; odd means Black is to move in the diagram.
     ProofGame { plies: u32 },
@@ -41,7 +77,7 @@ impl Stipulation {
     /// and self mates and studies are White to play by convention).
     pub fn side_to_move(self) -> Color {
         match self {
-            Stipulation::Help { plies } | Stipulation::ProofGame { plies } => {
+            Stipulation::Help { plies, .. } | Stipulation::ProofGame { plies } => {
                 // h#2 (4 plies) starts with Black; SPG 4.0 (8 plies) ends with White to move.
                 let black = match self {
                     Stipulation::Help { .. } => plies % 2 == 0,
@@ -54,6 +90,28 @@ impl Stipulation {
                 }
             }
             _ => Color::White,
+        }
+    }
+
+    /// The goal of a direct, self or help play (`None` for proof games and
+    /// studies).
+    pub fn goal(self) -> Option<Goal> {
+        match self {
+            Stipulation::Direct { goal, .. }
+            | Stipulation::SelfMate { goal, .. }
+            | Stipulation::Help { goal, .. } => Some(goal),
+            Stipulation::ProofGame { .. } | Stipulation::Win | Stipulation::Draw => None,
+        }
+    }
+
+    /// The same play and length with `goal` (proof games and studies,
+    /// which have no such goal, unchanged).
+    pub fn with_goal(self, goal: Goal) -> Stipulation {
+        match self {
+            Stipulation::Direct { moves, .. } => Stipulation::Direct { moves, goal },
+            Stipulation::SelfMate { moves, .. } => Stipulation::SelfMate { moves, goal },
+            Stipulation::Help { plies, .. } => Stipulation::Help { plies, goal },
+            other => other,
         }
     }
 
@@ -75,7 +133,7 @@ impl Stipulation {
 pub enum ParseStipulationError {
     #[error("empty stipulation")]
     Empty,
-    #[error("unknown stipulation {0:?}: expected #n, s#n, h#n, h#n.5, SPG n, dian, + or =")]
+    #[error("unknown stipulation {0:?}: expected #n, s#n, h#n, h#n.5 (or =n, s=n, h=n, h=n.5 for stalemate), SPG n, dian, + or =")]
     Unknown(String),
     #[error("bad length {0:?} in stipulation: expected a whole number of moves (or n.5 for helpmates and proof games)")]
     BadLength(String),
@@ -131,24 +189,35 @@ impl FromStr for Stipulation {
         let fairy = [
             "ser-", "ser", "r#", "hs#", "sh", "pser", "#=", "==", "00", "x", "~",
         ];
-        if let Some(rest) = lower.strip_prefix("s#") {
-            return Ok(Stipulation::SelfMate {
-                moves: whole_moves(rest)?,
-            });
-        }
-        if let Some(rest) = lower.strip_prefix("h#") {
-            let plies = parse_half_moves(rest, true)?;
-            if plies < 1 {
-                return Err(ParseStipulationError::TooShort {
-                    min: 1,
-                    got: rest.to_owned(),
+        // A bare `=` is a study; `=` followed by a length is a stalemate.
+        for goal in [Goal::Mate, Goal::Stalemate] {
+            let sign = goal.symbol();
+            if let Some(rest) = lower.strip_prefix(&format!("s{sign}")) {
+                return Ok(Stipulation::SelfMate {
+                    moves: whole_moves(rest)?,
+                    goal,
                 });
             }
-            return Ok(Stipulation::Help { plies });
-        }
-        if let Some(rest) = lower.strip_prefix('#') {
+            if let Some(rest) = lower.strip_prefix(&format!("h{sign}")) {
+                let plies = parse_half_moves(rest, true)?;
+                if plies < 1 {
+                    return Err(ParseStipulationError::TooShort {
+                        min: 1,
+                        got: rest.to_owned(),
+                    });
+                }
+                return Ok(Stipulation::Help { plies, goal });
+            }
+            let Some(rest) = lower.strip_prefix(sign) else {
+                continue;
+            };
+            // `=` alone is a study, `==…` fairy: a stalemate needs a length.
+            if goal == Goal::Stalemate && !rest.starts_with(|c: char| c.is_ascii_digit()) {
+                continue;
+            }
             return Ok(Stipulation::Direct {
                 moves: whole_moves(rest)?,
+                goal,
             });
         }
         for prefix in ["spg", "dia"] {
@@ -181,10 +250,10 @@ fn write_half_moves(f: &mut fmt::Formatter<'_>, plies: u32) -> fmt::Result {
 impl fmt::Display for Stipulation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Stipulation::Direct { moves } => write!(f, "#{moves}"),
-            Stipulation::SelfMate { moves } => write!(f, "s#{moves}"),
-            Stipulation::Help { plies } => {
-                f.write_str("h#")?;
+            Stipulation::Direct { moves, goal } => write!(f, "{}{moves}", goal.symbol()),
+            Stipulation::SelfMate { moves, goal } => write!(f, "s{}{moves}", goal.symbol()),
+            Stipulation::Help { plies, goal } => {
+                write!(f, "h{}", goal.symbol())?;
                 write_half_moves(f, plies)
             }
             Stipulation::ProofGame { plies } => {
@@ -204,7 +273,8 @@ mod tests {
     #[test]
     fn canonical_forms_round_trip() {
         for s in [
-            "#2", "#1", "s#3", "h#2", "h#2.5", "h#0.5", "SPG 8.5", "SPG 0", "+", "=",
+            "#2", "#1", "s#3", "h#2", "h#2.5", "h#0.5", "SPG 8.5", "SPG 0", "+", "=", "=2", "s=3",
+            "h=2", "h=1.5",
         ] {
             let stip: Stipulation = s.parse().unwrap();
             assert_eq!(stip.to_string(), s);
@@ -220,6 +290,9 @@ mod tests {
             ("S#4", "s#4"),
             ("H#3.5", "h#3.5"),
             ("#3.0", "#3"),
+            ("= 3", "=3"),
+            ("H=2.5", "h=2.5"),
+            ("S=1", "s=1"),
         ];
         for (input, canonical) in cases {
             let stip: Stipulation = input.parse().unwrap();
@@ -241,6 +314,7 @@ mod tests {
     fn rejects_bad_stipulations() {
         for bad in [
             "", "#", "#0", "#x", "s#2.5", "#2.5", "h#", "#300", "ser-h#3", "r#2", "foo", "h#2.7",
+            "=0", "=2.5", "s=2.5", "h=", "=x", "==2", "#=2",
         ] {
             assert!(
                 bad.parse::<Stipulation>().is_err(),

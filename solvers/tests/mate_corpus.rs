@@ -30,7 +30,7 @@ fn in_scope(row: &HashMap<String, String>) -> bool {
     let stip: Stipulation = row["stipulation"].parse().unwrap();
     let intelligent = row["notes"].contains("solved with option intelligent");
     match stip {
-        Stipulation::Help { plies } => (plies <= 6 && ref_s <= 1.0) || intelligent,
+        Stipulation::Help { plies, .. } => (plies <= 6 && ref_s <= 1.0) || intelligent,
         _ => ref_s <= 2.0,
     }
 }
@@ -140,10 +140,7 @@ fn helpmate_with_two_bishop_promotions_is_solved() {
         let mut solver = Solver::new(Some(Instant::now() + ROW_BUDGET))
             .with_table(Arc::clone(&table))
             .with_parallelism(parallelism);
-        let found = solver
-            .solve(&pos, Stipulation::Help { plies: 10 })
-            .unwrap()
-            .unwrap();
+        let found = solver.solve(&pos, "h#5".parse().unwrap()).unwrap().unwrap();
         let Found::Lines(lines) = found else {
             panic!("a helpmate answers with lines");
         };

@@ -46,11 +46,11 @@ fn reference_agrees_with_the_corpus() {
             .unwrap();
         let mut budget = Budget::new(3_000_000);
         let got = match stipulation {
-            Stipulation::Direct { moves } => direct_keys(&pos, moves, &mut budget)
+            Stipulation::Direct { moves, goal } => direct_keys(&pos, moves, goal, &mut budget)
                 .map(|keys| keys.into_iter().map(|(m, _)| m).collect::<Vec<_>>()),
-            Stipulation::SelfMate { moves } => self_keys(&pos, moves, &mut budget)
+            Stipulation::SelfMate { moves, goal } => self_keys(&pos, moves, goal, &mut budget)
                 .map(|keys| keys.into_iter().map(|(m, _)| m).collect()),
-            Stipulation::Help { plies } => help_lines(&pos, plies, &mut budget),
+            Stipulation::Help { plies, goal } => help_lines(&pos, plies, goal, &mut budget),
             _ => continue,
         };
         let Some(mut got) = got else {

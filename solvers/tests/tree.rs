@@ -9,7 +9,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 use solvers::mate::tree::{self, DualKind, Limits, Play, Tree, Truncation};
 use solvers::mate::Solver;
-use solvers::Stipulation;
+use solvers::{Goal, Stipulation};
 
 mod common;
 use common::{data, read_csv};
@@ -196,10 +196,41 @@ fn passed_deadline_truncates() {
 
 // ---- a plain minimax to check every claim of a tree -----------------------
 
+/// The play (direct or self) and its goal (mate or stalemate).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Genre {
-    Direct,
-    Self_,
+struct Genre {
+    selfmate: bool,
+    goal: Goal,
+}
+
+impl Genre {
+    fn of(stipulation: Stipulation) -> Option<(u32, Genre)> {
+        match stipulation {
+            Stipulation::Direct { moves, goal } => Some((
+                moves,
+                Genre {
+                    selfmate: false,
+                    goal,
+                },
+            )),
+            Stipulation::SelfMate { moves, goal } => Some((
+                moves,
+                Genre {
+                    selfmate: true,
+                    goal,
+                },
+            )),
+            _ => None,
+        }
+    }
+
+    /// The side to move in `pos` is mated (stalemated), by shakmaty.
+    fn reached(self, pos: &Chess) -> bool {
+        match self.goal {
+            Goal::Mate => pos.is_checkmate(),
+            Goal::Stalemate => pos.is_stalemate(),
+        }
+    }
 }
 
 /// White to move: the goal within `k` White moves.
@@ -215,21 +246,17 @@ fn attack(pos: &Chess, k: u32, g: Genre) -> bool {
 /// counting the one just played.
 fn defence(pos: &Chess, k: u32, g: Genre) -> bool {
     let replies = pos.legal_moves();
-    match g {
-        Genre::Direct => {
-            if replies.is_empty() {
-                return pos.is_check();
-            }
-            k > 1 && replies.iter().all(|b| attack(&after(pos, b), k - 1, g))
+    if !g.selfmate {
+        if replies.is_empty() {
+            return g.reached(pos);
         }
-        Genre::Self_ => {
-            !replies.is_empty()
-                && replies.iter().all(|b| {
-                    let next = after(pos, b);
-                    next.is_checkmate() || (k > 1 && attack(&next, k - 1, g))
-                })
-        }
+        return k > 1 && replies.iter().all(|b| attack(&after(pos, b), k - 1, g));
     }
+    !replies.is_empty()
+        && replies.iter().all(|b| {
+            let next = after(pos, b);
+            g.reached(&next) || (k > 1 && attack(&next, k - 1, g))
+        })
 }
 
 /// White to move: the fewest moves (≤ max) to the goal, and every move
@@ -269,7 +296,7 @@ fn check_play(pos: &Chess, play: &Play, budget: u32, g: Genre, with_threat: bool
         play.san
     );
     if replies.is_empty() {
-        assert!(g == Genre::Direct && after_w.is_checkmate(), "{}", play.san);
+        assert!(!g.selfmate && g.reached(&after_w), "{}", play.san);
     }
     // The threat: what White forces if Black passes.
     if with_threat && budget >= 2 && !replies.is_empty() {
@@ -296,7 +323,7 @@ fn check_play(pos: &Chess, play: &Play, budget: u32, g: Genre, with_threat: bool
         let rest = budget - 1;
         if v.continuations.is_empty() {
             // Only a selfmate's mating move ends a line on Black's move.
-            assert!(g == Genre::Self_ && next.is_checkmate(), "{}", v.san);
+            assert!(g.selfmate && g.reached(&next), "{}", v.san);
             assert_eq!(v.short, rest > 0);
             continue;
         }
@@ -325,7 +352,7 @@ fn check_tries(pos: &Chess, t: &Tree, n: u32, g: Genre) {
         let after_w = after(pos, &m);
         for b in after_w.legal_moves() {
             let next = after(&after_w, &b);
-            let lost = (g == Genre::Self_ && next.is_checkmate()) || attack(&next, n - 1, g);
+            let lost = (g.selfmate && g.reached(&next)) || attack(&next, n - 1, g);
             assert_eq!(
                 !lost,
                 uci(&b) == tr.refutation_uci,
@@ -348,10 +375,8 @@ fn corpus_trees_agree_with_plain_minimax() {
     for row in &rows {
         let ref_s: f64 = row["ref_cpu_s"].parse().unwrap_or(f64::INFINITY);
         let stip: Stipulation = row["stipulation"].parse().unwrap();
-        let (n, g) = match stip {
-            Stipulation::Direct { moves } => (moves, Genre::Direct),
-            Stipulation::SelfMate { moves } => (moves, Genre::Self_),
-            _ => continue,
+        let Some((n, g)) = Genre::of(stip) else {
+            continue;
         };
         if row["verdict"] != "sound" || !(2..=3).contains(&n) || ref_s > 0.05 {
             continue;
@@ -401,7 +426,7 @@ fn dual_kinds_follow_the_definition() {
     for row in &rows {
         let ref_s: f64 = row["ref_cpu_s"].parse().unwrap_or(f64::INFINITY);
         let stip: Stipulation = row["stipulation"].parse().unwrap();
-        if !matches!(stip, Stipulation::Direct { moves: 2..=3 }) || ref_s > 0.05 {
+        if !matches!(stip, Stipulation::Direct { moves: 2..=3, .. }) || ref_s > 0.05 {
             continue;
         }
         for key in row["keys_uci"].split(';').filter(|k| !k.is_empty()) {

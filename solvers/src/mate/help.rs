@@ -47,8 +47,9 @@ impl Solver {
     pub(super) fn help(&mut self, pos: &Chess, plies: u32, salt: u64) -> Result<Found, Unfinished> {
         let plies = plies.min(u32::from(u8::MAX)) as u8;
         let first = pos.legal_moves();
-        // Below h#2.5 the whole search costs less than filtering pictures.
-        let pictures = (plies >= PICTURES_MIN_PLIES)
+        // Below h#2.5 the whole search costs less than filtering pictures;
+        // pictures are of mates.
+        let pictures = (plies >= PICTURES_MIN_PLIES && self.mates())
             .then(|| Pictures::enumerate(pos, plies))
             .flatten();
         // With pictures the search visits a small part of the tree the
@@ -145,19 +146,19 @@ impl Solver {
         lines: &mut Vec<Vec<Move>>,
     ) -> bool {
         if left == 0 {
-            let mated = pos.turn().is_black() && is_checkmate(pos);
+            let mated = pos.turn().is_black() && self.goal.reached(pos);
             if mated {
                 lines.push(path.clone());
             }
             return mated;
         }
-        if self.tick() || pos.has_insufficient_material(Color::White) {
+        if self.tick() || (self.mates() && pos.has_insufficient_material(Color::White)) {
             return false;
         }
         let pictures = self.pictures.clone().zip(node.units);
         // At the last ply the checking moves are found as fast as the test
         // would run.
-        if pictures.is_none() && left >= 2 && self.bound_pays() {
+        if pictures.is_none() && left >= 2 && self.mates() && self.bound_pays() {
             self.bound_calls += 1;
             if !help_bound::may_mate(pos, left) {
                 self.bound_prunes += 1;
@@ -207,7 +208,7 @@ impl Solver {
         }
         // White's mating move must give check.
         let mut moves = MoveList::new();
-        candidate_moves(pos, left == 1, &mut moves);
+        candidate_moves(pos, left == 1 && self.mates(), &mut moves);
         // Most moves lose every picture; finding that out before playing
         // them saves the copies, and the child filters only the pictures
         // the move may keep. The last ply's children are judged by mate.

@@ -1,4 +1,5 @@
-//! Mate solving: directmates (`#n`), selfmates (`s#n`) and helpmates (`h#n`).
+//! Mate solving: directmates (`#n`), selfmates (`s#n`) and helpmates (`h#n`),
+//! and the same plays with the stalemate goal (`=n`, `s=n`, `h=n`).
 //!
 //! A complete test: every White first move that forces the goal within the
 //! stipulated length is found (a shorter one is a short solution), and every
@@ -20,6 +21,10 @@
 //! deadline bounds the time; when it passes the result says how many first
 //! moves were examined ([`Unfinished`]).
 //!
+//! The shortcuts that only hold for mate (checking moves alone at the
+//! last move, the recogniser, mate pictures, the move-count test) are off
+//! for the stalemate goal, whose search is otherwise the same.
+//!
 //! Helpmates are pruned by mate pictures (the final positions that can
 //! still be reached in the moves left, after Popeye's intelligent mode) and
 //! an admissible move-count test; neither ever loses a solution. Each move
@@ -40,8 +45,8 @@ use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
-use crate::checking::{checking_moves, gives_check, is_checkmate, CheckInfo};
-use crate::stipulation::Stipulation;
+use crate::checking::{checking_moves, gives_check, CheckInfo};
+use crate::stipulation::{Goal, Stipulation};
 use crate::transposition::{payload, Table};
 use picture::{Costs, Pictures, Units};
 
@@ -185,6 +190,8 @@ pub struct Solver {
     /// replies (most refutations refute the neighbouring White moves too).
     killer_defence: Option<Move>,
     parallelism: Parallelism,
+    /// The problem's goal (mate or stalemate), set by [`Solver::solve`].
+    goal: Goal,
     /// The helpmate's mate pictures, when there are few enough to filter.
     pictures: Option<Arc<Pictures>>,
     /// Per plies left: the pictures still reachable at the node being
@@ -247,6 +254,7 @@ impl Solver {
             killer_attack: vec![None; 256],
             killer_defence: None,
             parallelism: Parallelism::default(),
+            goal: Goal::Mate,
             pictures: None,
             buffers: Vec::new(),
             bound_calls: 0,
@@ -277,6 +285,7 @@ impl Solver {
         helper.killer_attack.clone_from(&self.killer_attack);
         helper.killer_defence = self.killer_defence;
         helper.parallelism = self.parallelism;
+        helper.goal = self.goal;
         helper.cancels.clone_from(&self.cancels);
         helper.pictures.clone_from(&self.pictures);
         helper
@@ -325,17 +334,22 @@ impl Solver {
         };
         // The problem's own keys: the table may be kept from others.
         let (kind, n) = match stipulation {
-            Stipulation::Direct { moves } => (1, moves),
-            Stipulation::SelfMate { moves } => (2, moves),
-            Stipulation::Help { plies } => (3, plies),
+            Stipulation::Direct { moves, .. } => (1, moves),
+            Stipulation::SelfMate { moves, .. } => (2, moves),
+            Stipulation::Help { plies, .. } => (3, plies),
             _ => (0, 0),
         };
+        let goal = stipulation.goal().unwrap_or_default();
         let zobrist = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         let salt = crate::transposition::mix(
-            zobrist ^ crate::transposition::mix(u64::from(n) << 2 | kind),
+            zobrist
+                ^ crate::transposition::mix(
+                    u64::from(n) << 3 | u64::from(goal == Goal::Stalemate) << 2 | kind,
+                ),
         );
+        self.goal = goal;
         match stipulation {
-            Stipulation::Direct { moves } | Stipulation::SelfMate { moves } => {
+            Stipulation::Direct { moves, .. } | Stipulation::SelfMate { moves, .. } => {
                 need(shakmaty::Color::White)?;
                 let genre = match stipulation {
                     Stipulation::Direct { .. } => Genre::Direct,
@@ -344,12 +358,18 @@ impl Solver {
                 self.resize(10 + 2 * moves.min(10), salt);
                 Ok(self.keys(pos, moves, genre))
             }
-            Stipulation::Help { plies } => {
+            Stipulation::Help { plies, .. } => {
                 need(stipulation.side_to_move())?;
                 Ok(self.help(pos, plies, salt))
             }
             other => Err(SolveError::NotMate(other)),
         }
+    }
+
+    /// The checks-only shortcuts (a mating move gives check; a side
+    /// without mating material never mates) hold for mate alone.
+    fn mates(&self) -> bool {
+        self.goal == Goal::Mate
     }
 
     fn tick(&mut self) -> bool {
@@ -442,27 +462,30 @@ impl Solver {
         if self.tick() {
             return ControlFlow::Break(false);
         }
-        // At White's last move only mate counts: no need for the replies.
+        // At White's last move only the goal counts: no need for the replies.
         if genre == Genre::Direct && k <= 1 {
-            return ControlFlow::Break(is_checkmate(pos));
+            return ControlFlow::Break(self.goal.reached(pos));
         }
         let mut replies = pos.legal_moves();
         if replies.is_empty() {
-            // Black mated is the direct goal; stalemate or mate of Black
-            // fails a selfmate.
-            return ControlFlow::Break(genre == Genre::Direct && pos.is_check());
+            // Black mated (stalemated) is the direct goal; Black without a
+            // move fails a selfmate.
+            return ControlFlow::Break(
+                genre == Genre::Direct && self.goal.reached_without_moves(pos),
+            );
         }
         let info = CheckInfo::new(pos);
         if genre == Genre::Self_ && k <= 1 {
-            // Black must mate at once with every move: one quiet move refutes.
+            // Black must reach the goal at once with every move: one move
+            // that does not refutes. Only checks can mate.
             let all_check =
                 info.is_some_and(|info| replies.iter().all(|b| gives_check(pos, &info, b)));
             return ControlFlow::Break(
-                all_check
+                (all_check || !self.mates())
                     && replies.iter().all(|b| {
                         let mut next = pos.clone();
                         next.play_unchecked(*b);
-                        is_checkmate(&next)
+                        self.goal.reached(&next)
                     }),
             );
         }
@@ -489,8 +512,9 @@ impl Solver {
         match genre {
             Genre::Direct => self.attack_wins(&next, k - 1, genre),
             Genre::Self_ => {
-                let check = info.is_none_or(|info| gives_check(pos, info, b));
-                (check && is_checkmate(&next)) || self.attack_wins(&next, k - 1, genre)
+                // Only a checking reply can mate (and any reply may stalemate).
+                let check = !self.mates() || info.is_none_or(|info| gives_check(pos, info, b));
+                (check && self.goal.reached(&next)) || self.attack_wins(&next, k - 1, genre)
             }
         }
     }
@@ -508,7 +532,7 @@ impl Solver {
             Genre::Direct => Color::White,
             Genre::Self_ => Color::Black,
         };
-        if pos.has_insufficient_material(mater) {
+        if self.mates() && pos.has_insufficient_material(mater) {
             return false;
         }
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0 ^ self.shared.salt;
@@ -547,7 +571,7 @@ impl Solver {
     /// The search part of [`Solver::attack_wins`], without the table.
     fn attack_moves_win(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
         // Only a checking move can mate.
-        let last = genre == Genre::Direct && k == 1;
+        let last = genre == Genre::Direct && k == 1 && self.mates();
         let mut moves = MoveList::new();
         candidate_moves(pos, last, &mut moves);
         promote(&mut moves, self.killer_attack[usize::from(k)]);
@@ -672,15 +696,42 @@ mod tests {
         assert!(checks >= 3, "{checks}");
     }
 
+    fn solve(fen: &str, stipulation: &str) -> Found {
+        Solver::new(None)
+            .solve(&position(fen), stipulation.parse().unwrap())
+            .unwrap()
+            .unwrap()
+    }
+
+    fn key_ucis(found: &Found) -> Vec<(&str, u32)> {
+        let Found::Keys(keys) = found else {
+            panic!("keys expected: {found:?}")
+        };
+        keys.iter().map(|k| (k.uci.as_str(), k.length)).collect()
+    }
+
+    /// Stalemate goals, checked by hand. =1: only Qb6 takes a7, b7 and b8
+    /// from the king on a8 without giving check (Qb7+, Qb8+, Qh8+ and Qa2+
+    /// check; Qb5, Qd4, Qe5 and Qg7 each leave a square; the king's steps
+    /// leave it all three). #1 in the same position has no key: every check
+    /// leaves a flight or is a capture away.
+    #[test]
+    fn stalemate_goals() {
+        let fen = "k7/8/8/8/8/8/1Q6/K7 w - - 0 1";
+        assert_eq!(key_ucis(&solve(fen, "=1")), [("b2b6", 1)]);
+        assert_eq!(key_ucis(&solve(fen, "#1")), []);
+        // With a move more, 1.Qb6 is a key of length one (a short one).
+        let two = solve(fen, "=2");
+        assert!(key_ucis(&two).contains(&("b2b6", 1)), "{two:?}");
+    }
+
     /// Regression: king and knight against a lone king were searched to the
     /// full depth although they can never mate.
     #[test]
     fn insufficient_material_is_recognised() {
         let pos = position("8/8/8/8/8/2k5/8/K1N5 w - - 0 1");
         let mut solver = Solver::new(None);
-        let found = solver
-            .solve(&pos, Stipulation::Direct { moves: 6 })
-            .unwrap();
+        let found = solver.solve(&pos, "#6".parse().unwrap()).unwrap();
         assert_eq!(found, Ok(Found::Keys(Vec::new())));
         assert!(solver.stats().nodes < 5_000, "{:?}", solver.stats());
     }

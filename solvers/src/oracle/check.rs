@@ -82,19 +82,19 @@ impl Summary {
 /// The reference's answer: keys with their lengths, or whole lines.
 fn reference(pos: &Chess, stipulation: Stipulation) -> Option<Vec<String>> {
     let mut budget = Budget::new(match stipulation {
-        Stipulation::Help { plies } if plies >= 5 => REFERENCE_NODES_LONG_HELP,
+        Stipulation::Help { plies, .. } if plies >= 5 => REFERENCE_NODES_LONG_HELP,
         _ => REFERENCE_NODES,
     });
     let mut out: Vec<String> = match stipulation {
-        Stipulation::Direct { moves } => direct_keys(pos, moves, &mut budget)?
+        Stipulation::Direct { moves, goal } => direct_keys(pos, moves, goal, &mut budget)?
             .into_iter()
             .map(|(m, k)| format!("{m}/{k}"))
             .collect(),
-        Stipulation::SelfMate { moves } => self_keys(pos, moves, &mut budget)?
+        Stipulation::SelfMate { moves, goal } => self_keys(pos, moves, goal, &mut budget)?
             .into_iter()
             .map(|(m, k)| format!("{m}/{k}"))
             .collect(),
-        Stipulation::Help { plies } => help_lines(pos, plies, &mut budget)?,
+        Stipulation::Help { plies, goal } => help_lines(pos, plies, goal, &mut budget)?,
         _ => return Some(Vec::new()),
     };
     out.sort();
@@ -227,10 +227,11 @@ fn planted_help(
     // gave up to 4.5 million (k7/2K5/8/4N3/8/8/5p1p/2R5 w, h#3.5: 40 s and
     // 3 GB to list them), so the lines stop at six plies (h#3).
     let plies = 3 + rng.below(4) as u32;
-    let stipulation = Stipulation::Help { plies };
+    let goal = super::generate::random_goal(rng);
+    let stipulation = Stipulation::Help { plies, goal };
     let units = 4 + rng.below(3);
     let Some((pos, line)) =
-        super::generate::planted_line(rng, plies, units, stipulation.side_to_move())
+        super::generate::planted_line(rng, plies, goal, units, stipulation.side_to_move())
     else {
         return;
     };

@@ -15,7 +15,7 @@ use shakmaty::{
 };
 
 use super::Rng;
-use crate::Stipulation;
+use crate::{Goal, Stipulation};
 
 /// One move of a random game, weighted toward the special rules:
 /// castling, en passant and promotions far above other moves, captures
@@ -240,35 +240,58 @@ fn placement(rng: &mut Rng, max_units: usize, turn: Color, attack: bool) -> Opti
     playable(board, turn, castling)
 }
 
-/// A mate problem for the oracle: a stipulation drawn with short lengths
-/// most often (the reference's tree grows with the length), and a position
-/// with few enough units for the reference to walk that tree, from a
-/// random game or a sparse placement.
+/// Of the mate cases, the percentage whose goal is stalemate instead.
+const STALEMATE_PERCENT: u64 = 25;
+
+/// A mate (or stalemate) problem for the oracle: a stipulation drawn with
+/// short lengths most often (the reference's tree grows with the length),
+/// and a position with few enough units for the reference to walk that
+/// tree, from a random game or a sparse placement.
 pub fn mate_case(rng: &mut Rng) -> (Chess, Stipulation) {
+    const fn direct(moves: u32) -> Stipulation {
+        Stipulation::Direct {
+            moves,
+            goal: Goal::Mate,
+        }
+    }
+    const fn help(plies: u32) -> Stipulation {
+        Stipulation::Help {
+            plies,
+            goal: Goal::Mate,
+        }
+    }
+    const fn self_(moves: u32) -> Stipulation {
+        Stipulation::SelfMate {
+            moves,
+            goal: Goal::Mate,
+        }
+    }
     // (stipulation, most units, weight)
     const KINDS: [(Stipulation, usize, u32); 11] = [
-        (Stipulation::Direct { moves: 1 }, 24, 20),
-        (Stipulation::Direct { moves: 2 }, 7, 22),
-        (Stipulation::Direct { moves: 3 }, 5, 4),
-        (Stipulation::SelfMate { moves: 1 }, 10, 10),
-        (Stipulation::SelfMate { moves: 2 }, 6, 8),
-        (Stipulation::Help { plies: 2 }, 12, 10),
-        (Stipulation::Help { plies: 3 }, 8, 8),
-        (Stipulation::Help { plies: 4 }, 7, 8),
-        (Stipulation::Help { plies: 5 }, 5, 4),
-        (Stipulation::Help { plies: 6 }, 5, 3),
-        (Stipulation::Help { plies: 7 }, 4, 1),
+        (direct(1), 24, 20),
+        (direct(2), 7, 22),
+        (direct(3), 5, 4),
+        (self_(1), 10, 10),
+        (self_(2), 6, 8),
+        (help(2), 12, 10),
+        (help(3), 8, 8),
+        (help(4), 7, 8),
+        (help(5), 5, 4),
+        (help(6), 5, 3),
+        (help(7), 4, 1),
     ];
     let weights: Vec<u32> = KINDS.iter().map(|k| k.2).collect();
     let (stipulation, max_units, _) = KINDS[rng.weighted(&weights)];
+    let goal = random_goal(rng);
+    let stipulation = stipulation.with_goal(goal);
     let turn = stipulation.side_to_move();
     loop {
         let units = 3 + rng.below(max_units - 2);
         let pos = match (stipulation, rng.below(4)) {
-            (Stipulation::Help { plies }, 0) if plies >= 3 => {
-                planted_line(rng, plies, max_units + 1, turn).map(|(pos, _)| pos)
+            (Stipulation::Help { plies, .. }, 0) if plies >= 3 => {
+                planted_line(rng, plies, goal, max_units + 1, turn).map(|(pos, _)| pos)
             }
-            (Stipulation::Help { plies }, 1) if plies >= 3 => {
+            (Stipulation::Help { plies, .. }, 1) if plies >= 3 => {
                 promotion_help(rng, max_units + 1, turn)
             }
             (_, 2) => thinned_game(rng, max_units, turn),
@@ -277,6 +300,15 @@ pub fn mate_case(rng: &mut Rng) -> (Chess, Stipulation) {
         if let Some(pos) = pos {
             return (pos, stipulation);
         }
+    }
+}
+
+/// Mate mostly, stalemate in [`STALEMATE_PERCENT`] of the draws.
+pub fn random_goal(rng: &mut Rng) -> Goal {
+    if rng.chance(STALEMATE_PERCENT) {
+        Goal::Stalemate
+    } else {
+        Goal::Mate
     }
 }
 
@@ -337,13 +369,14 @@ fn promotion_help(rng: &mut Rng, units: usize, turn: Color) -> Option<Chess> {
 /// Playouts tried per position by [`planted_line`].
 const PLAYOUTS: usize = 400;
 
-/// A `promotion_help` position (Black pawns about to promote) and a random line of `plies` from it
-/// (promotions and captures favoured, the last move a mate) that mates
-/// Black: a helpmate with at least that solution, planted by chance where
-/// the special moves are.
+/// A `promotion_help` position (Black pawns about to promote) and a random
+/// line of `plies` from it (promotions and captures favoured, the last
+/// move reaching the goal) that mates (stalemates) Black: a helpmate with
+/// at least that solution, planted by chance where the special moves are.
 pub fn planted_line(
     rng: &mut Rng,
     plies: u32,
+    goal: Goal,
     units: usize,
     turn: Color,
 ) -> Option<(Chess, Vec<Move>)> {
@@ -364,7 +397,10 @@ pub fn planted_line(
         let mate = pos.legal_moves().into_iter().find(|m| {
             let mut after = pos.clone();
             after.play_unchecked(*m);
-            after.is_checkmate()
+            match goal {
+                Goal::Mate => after.is_checkmate(),
+                Goal::Stalemate => after.is_stalemate(),
+            }
         });
         if let Some(m) = mate {
             line.push(m);

@@ -10,7 +10,7 @@ use super::study::{self, Class, Finding, MainLine, ReturnSearch};
 use super::syzygy::SyzygyTables;
 use super::tables::DtmTables;
 use super::{Material, Wdl, WdlOracle};
-use crate::Stipulation;
+use crate::{Goal, Stipulation};
 
 /// Where values come from.
 #[derive(Debug)]
@@ -193,9 +193,11 @@ pub fn judge(
             &mut report,
             &mut out.notes,
         ),
-        Stipulation::Direct { moves } if pos.turn() == Color::White => {
-            check_direct(moves, wdl, dtm, &mut out.notes)
-        }
+        // Tables count moves to mate, not to stalemate.
+        Stipulation::Direct {
+            moves,
+            goal: Goal::Mate,
+        } if pos.turn() == Color::White => check_direct(moves, wdl, dtm, &mut out.notes),
         _ => None,
     };
     out.report = Some(report);

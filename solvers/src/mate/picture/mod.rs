@@ -568,7 +568,7 @@ mod tests {
             let id = &row["id"];
             let start = position(&row["fen"]);
             let stip: crate::Stipulation = row["stipulation"].parse().unwrap();
-            let crate::Stipulation::Help { plies } = stip else {
+            let crate::Stipulation::Help { plies, .. } = stip else {
                 panic!("{id}: {stip}");
             };
             let pictures = Pictures::enumerate(&start, plies as u8);
@@ -633,7 +633,7 @@ mod tests {
             let id = &row["id"];
             let start = position(&row["fen"]);
             let stip: crate::Stipulation = row["stipulation"].parse().unwrap();
-            let crate::Stipulation::Help { plies } = stip else {
+            let crate::Stipulation::Help { plies, .. } = stip else {
                 panic!("{id}: {stip}");
             };
             let Some((p, units)) = Pictures::enumerate(&start, plies as u8) else {

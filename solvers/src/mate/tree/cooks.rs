@@ -111,7 +111,7 @@ pub(super) fn tries(
         for b in after.legal_moves() {
             let mut next = after.clone();
             next.play_unchecked(b);
-            let lost = (genre == Genre::Self_ && next.is_checkmate())
+            let lost = (genre == Genre::Self_ && solver.goal.reached(&next))
                 || (n > 1 && solver.attack_wins(&next, n - 1, genre));
             if solver.out_of_time {
                 return None;

@@ -227,11 +227,13 @@ pub fn build(
     key: &str,
     limits: Limits,
 ) -> Result<Tree, TreeError> {
-    let (n, genre) = match stipulation {
-        Stipulation::Direct { moves } => (moves, Genre::Direct),
-        Stipulation::SelfMate { moves } => (moves, Genre::Self_),
+    let (n, genre, goal) = match stipulation {
+        Stipulation::Direct { moves, goal } => (moves, Genre::Direct, goal),
+        Stipulation::SelfMate { moves, goal } => (moves, Genre::Self_, goal),
         other => return Err(TreeError::Genre(other)),
     };
+    // The solver may come from another problem.
+    solver.goal = goal;
     if pos.turn().is_black() {
         return Err(TreeError::WrongSide(stipulation));
     }
@@ -444,7 +446,7 @@ impl Builder<'_> {
                 black_dual: false,
             };
             let rest = budget - 1;
-            if self.genre == Genre::Self_ && next.is_checkmate() {
+            if self.genre == Genre::Self_ && self.solver.goal.reached(&next) {
                 variation.short = rest > 0;
                 play.variations.push(variation);
                 continue;

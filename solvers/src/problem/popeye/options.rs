@@ -313,7 +313,10 @@ impl Rules {
             return Ok(stipulation);
         };
         match stipulation {
-            Stipulation::Help { plies } if plies % 2 == 0 => Ok(Stipulation::Help { plies: plies - 1 }),
+            Stipulation::Help { plies, goal } if plies % 2 == 0 => Ok(Stipulation::Help {
+                plies: plies - 1,
+                goal,
+            }),
             Stipulation::Help { .. } => Err(syntax(
                 at,
                 "whitetoplay is for helpmates of whole moves (h#n); h#n.5 already starts with White".into(),
