@@ -49,29 +49,39 @@ pub(super) fn too_many_nodes(text: &str) -> Option<Location> {
 pub(super) const MAX_FLOW_DEPTH: usize = 128;
 
 /// Where `text` opens a flow collection deeper than [`MAX_FLOW_DEPTH`], if
-/// it does. Brackets and braces are counted outside quoted scalars and
-/// comments; those of plain and block scalars count too, so a file with
-/// more than 128 unclosed `[` or `{` in its text is refused even where YAML
-/// would read them as text (no problem file has that many).
+/// it does. The count never falls below YAML's own nesting, whatever the
+/// text hides: every `[` and `{` counts, wherever it stands (escaped, in
+/// quotes and comments too), and a `]` or `}` in what looks like a quoted
+/// scalar or a comment can close only brackets opened inside it. Outside
+/// those, closers count; in a flow collection plain scalars cannot hold
+/// them, so the only closers that YAML reads as text there are those of
+/// quoted scalars and comments, and a quote is taken as opening wherever
+/// YAML could open one (after a blank, a line start, an indicator or
+/// another quote), the quote running on past the line's end while a
+/// collection is open. Mistaking text for structure only makes the count
+/// higher: balanced brackets in text never add up, a file with more than
+/// 128 unclosed ones in its text is refused (no problem file has that
+/// many).
 pub(super) fn too_deep(text: &str) -> Option<Location> {
     let mut depth = 0usize;
+    // The open quote, and the depth that text (a quote or comment) may
+    // not close below.
+    let mut quote = None;
+    let mut floor = 0usize;
     for (number, line) in text.lines().enumerate() {
-        let mut quote = None;
+        if depth == 0 {
+            // Out of every collection a quote spanning lines holds no
+            // closer that matters; stopping it bounds a misread one.
+            quote = None;
+        }
+        let mut comment = false;
         let mut previous = ' ';
+        let mut escaped = false;
         let mut chars = line.char_indices().peekable();
         while let Some((column, c)) = chars.next() {
-            match (quote, c) {
-                (Some('\''), '\'') if chars.peek().is_some_and(|&(_, n)| n == '\'') => {
-                    chars.next();
-                }
-                (Some('"'), '\\') => {
-                    chars.next();
-                }
-                (Some(q), c) if c == q => quote = None,
-                (Some(_), _) => {}
-                (None, '\'' | '"') => quote = Some(c),
-                (None, '#') if previous.is_whitespace() => break,
-                (None, '[' | '{') => {
+            let in_text = quote.is_some() || comment;
+            match c {
+                '[' | '{' => {
                     depth += 1;
                     if depth > MAX_FLOW_DEPTH {
                         return Some(Location {
@@ -80,7 +90,29 @@ pub(super) fn too_deep(text: &str) -> Option<Location> {
                         });
                     }
                 }
-                (None, ']' | '}') => depth = depth.saturating_sub(1),
+                ']' | '}' if !in_text => depth = depth.saturating_sub(1),
+                ']' | '}' if depth > floor => depth -= 1,
+                _ => {}
+            }
+            match (quote, c) {
+                _ if comment => {}
+                (Some('"'), _) if escaped => escaped = false,
+                (Some('"'), '\\') => escaped = true,
+                (Some('\''), '\'') if chars.peek().is_some_and(|&(_, n)| n == '\'') => {
+                    chars.next();
+                }
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '\'' | '"')
+                    if previous.is_whitespace() || "[]{},:?'\"".contains(previous) =>
+                {
+                    quote = Some(c);
+                    floor = depth;
+                }
+                (None, '#') if previous.is_whitespace() => {
+                    comment = true;
+                    floor = depth;
+                }
                 _ => {}
             }
             previous = c;
@@ -171,15 +203,41 @@ mod tests {
             error.to_string().contains("nested more than 128 deep"),
             "{error}"
         );
-        // Nesting that YAML can read, brackets in quotes and comments, and
-        // closed collections are not counted against it.
+        // Nesting that YAML can read, balanced brackets in quotes and
+        // comments, and closed collections are not counted against it.
         let fine = format!(
-            "stipulation: \"#2\"\nfen: 8/8/8/8/8/8/8/K1k5 w - - 0 1\n# {}\nnote: '{}'\nx: {}\n",
-            "[".repeat(300),
-            "{".repeat(300),
-            "[a], ".repeat(300)
+            "stipulation: \"#2\"\nfen: 8/8/8/8/8/8/8/K1k5 w - - 0 1\n# {}\nnote: '{}'\nx: {}\ny: \"it's [{}]\"\n",
+            "[a] ".repeat(300),
+            "{}".repeat(300),
+            "[a], ".repeat(300),
+            "]".repeat(300)
         );
         assert!(too_deep(&fine).is_none());
         assert!(too_deep(&format!("x: {}", "[".repeat(128))).is_none());
+    }
+
+    /// Found by reading the check: text that looks quoted or commented to
+    /// a line-by-line scan but not to YAML hid the brackets after it, and
+    /// 20,000 of them took the fuzz build 10 s. Each is refused now.
+    #[test]
+    fn nesting_is_counted_whatever_quotes_and_comments_hide() {
+        let deep = "[".repeat(20_000);
+        for (text, line) in [
+            // A quote inside a plain scalar is text, not a quote.
+            (format!("x: [a', {deep}"), 1),
+            // A quote spanning lines: the `#` is text, not a comment.
+            (format!("x: [\"a\n # \", {deep}"), 2),
+            // Closers in text close only brackets opened there.
+            (format!("x: [{}", "[\"]]]]\", ".repeat(200)), 1),
+            (format!("x: [{}", "[ # ]]]]\n".repeat(200)), 128),
+        ] {
+            let results = parse("deep.yaml", &text);
+            let error = results[0].as_ref().unwrap_err();
+            assert!(
+                error.to_string().contains("nested more than 128 deep"),
+                "{error}"
+            );
+            assert_eq!(error.location.line, line);
+        }
     }
 }
