@@ -46,7 +46,7 @@ pub(super) fn too_many_nodes(text: &str) -> Option<Location> {
 /// before the deserializer's own recursion limit (128 levels) refuses them:
 /// 40,000 took 2.6 s and 400,000 took 296 s (found by fuzzing). Nothing
 /// nested deeper than that limit can be read anyway.
-pub(super) const MAX_FLOW_DEPTH: usize = 128;
+pub const MAX_FLOW_DEPTH: usize = 128;
 
 /// Where `text` opens a flow collection deeper than [`MAX_FLOW_DEPTH`], if
 /// it does. The count never falls below YAML's own nesting, whatever the
@@ -62,7 +62,7 @@ pub(super) const MAX_FLOW_DEPTH: usize = 128;
 /// higher: balanced brackets in text never add up, a file with more than
 /// 128 unclosed ones in its text is refused (no problem file has that
 /// many).
-pub(super) fn too_deep(text: &str) -> Option<Location> {
+pub fn too_deep(text: &str) -> Option<Location> {
     let mut depth = 0usize;
     // The open quote, and the depth that text (a quote or comment) may
     // not close below.

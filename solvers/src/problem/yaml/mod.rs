@@ -54,8 +54,8 @@ mod entries;
 mod limits;
 mod locate;
 use entries::*;
-pub use limits::MAX_NODES;
 use limits::*;
+pub use limits::{too_deep, MAX_FLOW_DEPTH, MAX_NODES};
 use locate::*;
 
 /// The keys of an entry that cookd reads or accepts.
