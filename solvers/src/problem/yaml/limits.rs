@@ -8,10 +8,11 @@ use super::super::location_of;
 use super::Location;
 
 /// The most YAML nodes (list items, keys, values) one file may have, as
-/// counted by [`too_many_nodes`]. A yacpdb entry has 20 to 60, so this
-/// reads one to two thousand problems from one file; at the limit the parser
-/// peaks at about 30 MiB (a file of 3 million items, within the 8 MiB
-/// byte limit, took 691 MiB before this limit).
+/// counted on the text by their marks (line breaks, `- `, `:`, `?`, `,`,
+/// `[` and `{`). A yacpdb entry has 20 to 60, so this reads one to two
+/// thousand problems from one file; at the limit the parser peaks at about
+/// 30 MiB (a file of 3 million items, within the 8 MiB byte limit, took
+/// 691 MiB before this limit).
 pub const MAX_NODES: usize = 50_000;
 
 /// Where `text` has more than [`MAX_NODES`] node marks, if it does. A node
