@@ -134,6 +134,10 @@ pub enum ParseErrorKind {
     Empty,
     #[error("file is {0} bytes, more than the {MAX_FILE_BYTES} bytes cookd reads")]
     TooLarge(usize),
+    /// A YAML file with more nodes than cookd reads from one file
+    /// ([`yaml::MAX_NODES`]): the YAML library holds them all in memory.
+    #[error("YAML file has more than {limit} nodes (lines, list items, keys and values), the most cookd reads from one file: split it into smaller files")]
+    TooManyNodes { limit: usize },
     #[error("not a text file (byte {byte:#04x} is not UTF-8 text): expected a chess problem")]
     Binary { byte: u8 },
     #[error("unknown format: expected YAML (yacpdb), Popeye input, Stelvio problems.txt or `FEN ; stipulation` lines")]

@@ -51,8 +51,11 @@ use super::{
 use crate::stipulation::Stipulation;
 
 mod entries;
+mod limits;
 mod locate;
 use entries::*;
+use limits::*;
+pub use limits::{too_deep, MAX_FLOW_DEPTH, MAX_NODES};
 use locate::*;
 
 /// The keys of an entry that cookd reads or accepts.
@@ -95,16 +98,23 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
         Cow::Borrowed(text)
     };
     let text = text.as_ref();
+    // What the text would cost the YAML library is checked first.
+    let refused = |location, kind| {
+        vec![Err(ParseError {
+            file: name.to_owned(),
+            location,
+            index: 0,
+            kind,
+        })]
+    };
     if let Some(location) = too_deep(text) {
         let message = format!(
             "YAML syntax: flow collections ([ ] or {{ }}) nested more than {MAX_FLOW_DEPTH} deep"
         );
-        return vec![Err(ParseError {
-            file: name.to_owned(),
-            location,
-            index: 0,
-            kind: ParseErrorKind::Syntax(message),
-        })];
+        return refused(location, ParseErrorKind::Syntax(message));
+    }
+    if let Some(location) = too_many_nodes(text) {
+        return refused(location, ParseErrorKind::TooManyNodes { limit: MAX_NODES });
     }
     let documents = document_lines(text);
     let mut locator = Locator {
@@ -187,12 +197,17 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                     solution: entry.solution,
                 }),
                 Err(fault) => {
-                    let mut location = locator
-                        .locate(doc, &fault.at)
-                        .unwrap_or(Location { line, column: 1 });
-                    if fault.kind == ParseErrorKind::StipulationIsNull {
-                        location = locator.comment_after(location);
-                    }
+                    // Past the locator's budget the entry's first line
+                    // stands for the node, with no further scan of the
+                    // text: a scan per error made a file of many broken
+                    // entries quadratic.
+                    let location = match locator.locate(doc, &fault.at) {
+                        Some(at) if fault.kind == ParseErrorKind::StipulationIsNull => {
+                            locator.comment_after(at)
+                        }
+                        Some(at) => at,
+                        None => Location { line, column: 1 },
+                    };
                     Err(error(location, index, fault.kind))
                 }
             });
@@ -285,89 +300,9 @@ pub fn to_yaml(problem: &Problem) -> String {
     format!("---\n{yaml}")
 }
 
-/// The deepest nesting of flow collections read. libyaml's scanner looks
-/// at every open level for each token, so n nested brackets cost O(n²)
-/// before the deserializer's own recursion limit (128 levels) refuses them:
-/// 40,000 took 2.6 s and 400,000 took 296 s (found by fuzzing). Nothing
-/// nested deeper than that limit can be read anyway.
-const MAX_FLOW_DEPTH: usize = 128;
-
-/// Where `text` opens a flow collection deeper than [`MAX_FLOW_DEPTH`], if
-/// it does. Brackets and braces are counted outside quoted scalars and
-/// comments; those of plain and block scalars count too, so a file with
-/// more than 128 unclosed `[` or `{` in its text is refused even where YAML
-/// would read them as text (no problem file has that many).
-fn too_deep(text: &str) -> Option<Location> {
-    let mut depth = 0usize;
-    for (number, line) in text.lines().enumerate() {
-        let mut quote = None;
-        let mut previous = ' ';
-        let mut chars = line.char_indices().peekable();
-        while let Some((column, c)) = chars.next() {
-            match (quote, c) {
-                (Some('\''), '\'') if chars.peek().is_some_and(|&(_, n)| n == '\'') => {
-                    chars.next();
-                }
-                (Some('"'), '\\') => {
-                    chars.next();
-                }
-                (Some(q), c) if c == q => quote = None,
-                (Some(_), _) => {}
-                (None, '\'' | '"') => quote = Some(c),
-                (None, '#') if previous.is_whitespace() => break,
-                (None, '[' | '{') => {
-                    depth += 1;
-                    if depth > MAX_FLOW_DEPTH {
-                        return Some(Location {
-                            line: number + 1,
-                            column: line[..column].chars().count() + 1,
-                        });
-                    }
-                }
-                (None, ']' | '}') => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-            previous = c;
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Found by fuzzing (the yaml target, 23,529 `[` with some text: a
-    /// hang of 1.4 s): deep flow nesting is refused before libyaml scans
-    /// it in quadratic time.
-    #[test]
-    fn deeply_nested_flow_collections_are_refused_at_the_first_too_deep() {
-        let text = format!("a: {}", "[".repeat(400_000));
-        let results = parse("deep.yaml", &text);
-        assert_eq!(results.len(), 1);
-        let error = results[0].as_ref().unwrap_err();
-        assert_eq!(
-            error.location,
-            Location {
-                line: 1,
-                column: 4 + 128
-            }
-        );
-        assert!(
-            error.to_string().contains("nested more than 128 deep"),
-            "{error}"
-        );
-        // Nesting that YAML can read, brackets in quotes and comments, and
-        // closed collections are not counted against it.
-        let fine = format!(
-            "stipulation: \"#2\"\nfen: 8/8/8/8/8/8/8/K1k5 w - - 0 1\n# {}\nnote: '{}'\nx: {}\n",
-            "[".repeat(300),
-            "{".repeat(300),
-            "[a], ".repeat(300)
-        );
-        assert!(too_deep(&fine).is_none());
-        assert!(too_deep(&format!("x: {}", "[".repeat(128))).is_none());
-    }
 
     fn first(text: &str) -> Result<Problem, ParseError> {
         parse("t.yaml", text).remove(0)
@@ -378,6 +313,23 @@ mod tests {
         let e = first("stipulation: #2\nalgebraic: {white: [Kc1], black: [Ka1]}\n").unwrap_err();
         assert_eq!(e.kind, ParseErrorKind::StipulationIsNull);
         assert_eq!((e.location.line, e.location.column), (1, 14));
+    }
+
+    /// Found by reading for fuzzing: each `stipulation: #2` error scanned
+    /// the text from its start for the comment, even past the locator's
+    /// budget, so 16,000 such entries (under the node limit) took 5.8 s
+    /// in the fuzz build, and 8 MiB of them over an hour. The first
+    /// entries are placed at the comment, the rest at their first line.
+    #[test]
+    fn many_unquoted_stipulations_are_each_placed_once() {
+        let results = parse("null.yaml", &"- stipulation: #2\n".repeat(16_000));
+        assert_eq!(results.len(), 16_000);
+        for (i, result) in results.iter().enumerate() {
+            let e = result.as_ref().unwrap_err();
+            assert_eq!(e.kind, ParseErrorKind::StipulationIsNull);
+            let column = if i < LOCATE_BUDGET { 16 } else { 1 };
+            assert_eq!((e.location.line, e.location.column), (i + 1, column));
+        }
     }
 
     #[test]
