@@ -35,6 +35,9 @@ impl Goal {
     }
 
     /// Is the side to move in `pos` mated (or stalemated)?
+    // Inlined: the solvers' hot paths call it once per leaf, from other
+    // codegen units (measured: helpmates 8 % slower without).
+    #[inline]
     pub fn reached(self, pos: &Chess) -> bool {
         match self {
             Goal::Mate => crate::checking::is_checkmate(pos),
@@ -44,6 +47,7 @@ impl Goal {
 
     /// The goal of a position whose side to move has no legal move: is it
     /// this one? (Mate when in check, stalemate when not.)
+    #[inline]
     pub fn reached_without_moves(self, pos: &Chess) -> bool {
         pos.is_check() == (self == Goal::Mate)
     }

@@ -158,8 +158,8 @@ struct Pools {
 }
 
 /// Fills `count` case slots from `seed`: each slot is one planted
-/// helpmate and one or more drawn mate problems (see
-/// [`DRAWS_FOR_A_SOLUTION`]), each judged by both solvers in the
+/// helpmate and one or more drawn mate problems (half the slots draw
+/// until the reference finds a solution, up to 20 times), each judged by both solvers in the
 /// configurations taken in turn; along the way, two positions of one
 /// random game per four slots go through the legality stage, which must
 /// never call them illegal. `progress` is called every 1000 slots.

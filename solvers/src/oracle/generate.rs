@@ -303,7 +303,7 @@ pub fn mate_case(rng: &mut Rng) -> (Chess, Stipulation) {
     }
 }
 
-/// Mate mostly, stalemate in [`STALEMATE_PERCENT`] of the draws.
+/// Mate mostly, stalemate in a quarter of the draws.
 pub fn random_goal(rng: &mut Rng) -> Goal {
     if rng.chance(STALEMATE_PERCENT) {
         Goal::Stalemate
