@@ -19,7 +19,7 @@ use solvers::verdict::Verdict;
 /// Side of a square, in SVG user units (pixels at scale 1).
 const SQUARE: f32 = 48.0;
 /// Space around the board's frame.
-const MARGIN: f32 = 10.0;
+pub const MARGIN: f32 = 10.0;
 /// Height of the caption row under the board.
 const CAPTION: f32 = 34.0;
 /// Width of the board's frame line.

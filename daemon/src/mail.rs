@@ -540,19 +540,25 @@ mod tests {
             .unwrap_or_else(|| panic!("no {ctype}/{subtype} part"))
     }
 
-    #[test]
-    fn the_report_is_text_or_html_with_the_diagram_inline_and_escapes_the_problem() {
-        // A cooked #2 (three keys) whose author and source would be markup.
-        let yaml = "---\nauthors: [\"<script>alert(1)</script> & Co\"]\n\
+    /// A cooked #2 (three keys) whose author and source would be markup
+    /// (a script that would retitle the page, an image that would run
+    /// code): the report of it, and its verdict JSON.
+    fn hostile_report() -> (Vec<u8>, String) {
+        let yaml = "---\nauthors: [\"<script>document.title='pwned'</script> & Co\"]\n\
                     source: \"<img src=x onerror=alert(2)>\"\nstipulation: \"#2\"\n\
                     fen: \"nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1\"\n";
         let config = Config::builtin();
         let v = &crate::pipeline::judge_file("evil.yaml", yaml.as_bytes(), &config.stages)[0];
         assert_eq!(v.verdict, Kind::Cooked, "{v:?}");
         let json = serde_json::to_string(v).unwrap();
-        let mails = compose(config.mail.as_ref().unwrap(), &"cd".repeat(32), v, &json).unwrap();
-        let raw = &mails[0].message;
-        let message = mail_parser::MessageParser::default().parse(raw).unwrap();
+        let mut mails = compose(config.mail.as_ref().unwrap(), &"cd".repeat(32), v, &json).unwrap();
+        (mails.remove(0).message, json)
+    }
+
+    #[test]
+    fn the_report_is_text_or_html_with_the_diagram_inline_and_escapes_the_problem() {
+        let (raw, json) = hostile_report();
+        let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
 
         // multipart/mixed [ multipart/alternative [ text/plain,
         // multipart/related [ text/html, image/png ] ], application/json ]
@@ -566,7 +572,10 @@ mod tests {
         }
         let text = message.body_text(0).unwrap();
         assert!(text.contains("Legality: no flaw found"), "{text}");
-        assert!(text.contains("<script>alert(1)</script> & Co"), "{text}");
+        assert!(
+            text.contains("<script>document.title='pwned'</script> & Co"),
+            "{text}"
+        );
         assert!(!text.contains("checked:"), "{text}");
         let html = message.body_html(0).unwrap();
         assert!(html.contains("Cooked: 3 keys 1."), "{html}");
@@ -576,7 +585,7 @@ mod tests {
         assert!(!html.contains("<script"), "{html}");
         assert!(!html.contains("<img src=x"), "{html}");
         assert!(
-            html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co"),
+            html.contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt; &amp; Co"),
             "{html}"
         );
         assert!(
@@ -633,5 +642,107 @@ mod tests {
         let attached = part(&message, "application", "json");
         assert_eq!(attached.attachment_name(), Some("evil.0.verdict.json"));
         assert_eq!(attached.contents(), json.as_bytes());
+    }
+
+    /// Debian's `chromium`, when installed. CI installs it and sets
+    /// `COOKD_REQUIRE_CHROMIUM`, so there a missing browser is a failure;
+    /// elsewhere the test says why it did nothing.
+    fn chromium() -> Option<PathBuf> {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let found = std::env::split_paths(&path)
+            .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
+            .find(|candidate| candidate.is_file());
+        if found.is_none() && std::env::var_os("COOKD_REQUIRE_CHROMIUM").is_some() {
+            panic!("COOKD_REQUIRE_CHROMIUM is set but no chromium is on PATH");
+        }
+        found
+    }
+
+    #[test]
+    fn the_html_report_in_headless_chromium_shows_the_diagram_and_runs_nothing() {
+        let Some(chromium) = chromium() else {
+            eprintln!("skipped: no chromium on PATH (Debian's `chromium` package)");
+            return;
+        };
+        let (raw, _) = hostile_report();
+        let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let html = message.body_html(0).unwrap();
+        let png = part(&message, "image", "png");
+        // As a mail client does: the cid: reference resolved to the part.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("diagram.png"), png.contents()).unwrap();
+        let src = format!("cid:{}", png.content_id().unwrap());
+        assert!(html.contains(&src), "{html}");
+        let page = dir.path().join("report.html");
+        std::fs::write(&page, html.replace(&src, "diagram.png")).unwrap();
+        let url = format!("file://{}", page.display());
+        let headless = |extra: &[&str]| {
+            let output = std::process::Command::new(&chromium)
+                .args([
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--hide-scrollbars",
+                    "--force-device-scale-factor=1",
+                    "--window-size=900,1400",
+                ])
+                .args(extra)
+                .arg(&url)
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{output:?}");
+            output
+        };
+
+        // The DOM after the page ran: the hostile author is text, its
+        // script never ran (the title is still the headline).
+        let dom = String::from_utf8(headless(&["--dump-dom"]).stdout).unwrap();
+        assert!(dom.contains("<title>Cooked: 3 keys"), "{dom}");
+        assert!(!dom.contains("pwned</title>"), "{dom}");
+        assert!(!dom.contains("<script"), "{dom}");
+        assert!(dom.contains("&lt;script&gt;document.title"), "{dom}");
+
+        // The screenshot shows the diagram: find the board's frame (the
+        // first long black line), then check known squares.
+        let shot = dir.path().join("shot.png");
+        headless(&[&format!("--screenshot={}", shot.display())]);
+        let pixmap = resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(&shot).unwrap()).unwrap();
+        let rgb = |x: u32, y: u32| {
+            let p = pixmap.pixel(x, y).unwrap();
+            [p.red(), p.green(), p.blue()]
+        };
+        let black = |c: [u8; 3]| c.iter().all(|&c| c < 0x40);
+        let frame = (0..pixmap.height()).find_map(|y| {
+            let mut run = 0;
+            (0..pixmap.width()).find_map(|x| {
+                run = if black(rgb(x, y)) { run + 1 } else { 0 };
+                (run == 380).then(|| (x + 1 - run, y))
+            })
+        });
+        let (fx, fy) = frame.expect("a board frame in the screenshot");
+        let at = |sq: shakmaty::Square| {
+            let (x, y) = diagram::square_centre(sq, 1.0);
+            let m = diagram::MARGIN as u32;
+            (fx + x - m, fy + y - m)
+        };
+        let near = |a: [u8; 3], b: [u8; 3]| a.iter().zip(b).all(|(&a, b)| a.abs_diff(b) <= 4);
+        for (name, colour) in [
+            ("a1", diagram::DARK),
+            ("b1", diagram::LIGHT),
+            ("d4", diagram::DARK),
+        ] {
+            let (x, y) = at(name.parse().unwrap());
+            assert!(near(rgb(x, y), colour), "{name}: {:?}", rgb(x, y));
+        }
+        // A black piece on a8 and b7, the white rook on h1: dark pixels
+        // around the square's centre.
+        for name in ["a8", "b7", "h1"] {
+            let (x, y) = at(name.parse().unwrap());
+            let dark = (y - 18..y + 18)
+                .flat_map(|y| (x - 18..x + 18).map(move |x| (x, y)))
+                .filter(|&(x, y)| black(rgb(x, y)))
+                .count();
+            assert!(dark > 60, "{name}: {dark} dark pixels");
+        }
     }
 }
