@@ -165,3 +165,45 @@ fn none_or(list: &[String]) -> String {
         list.join(", ")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judge(content: &str) -> Verdict {
+        let stages = crate::config::Config::builtin().stages;
+        crate::pipeline::judge_file("p.fen", content.as_bytes(), &stages).remove(0)
+    }
+
+    #[test]
+    fn a_sound_direct_mate_shows_its_key_tree_and_tries() {
+        // Schöpfer 1927 (examples/schoepfer.yaml).
+        let v = judge("8/Q7/8/8/8/8/8/2k1K2R w K - 0 1 ; #2\n");
+        let html = report(&v, Some("cid:x"), "job");
+        assert!(
+            html.contains(
+                "<h1 style=\"font-size: 1.35em; margin: 0 0 0.2em;\">Sound: key 1.Qf2!</h1>"
+            ),
+            "{html}"
+        );
+        assert!(html.contains("<img src=\"cid:x\""), "{html}");
+        assert!(html.contains(">no flaw found</td>"), "{html}");
+        assert!(html.contains(">Solution</h2>"), "{html}");
+        assert!(html.contains("1.Qf2! "), "{html}");
+        assert!(html.contains(">Tries</th>"), "{html}");
+        assert!(html.contains(">Duals</th>"), "{html}");
+    }
+
+    #[test]
+    fn a_proof_game_is_legal_in_one_line_with_its_solution() {
+        // After 1.e4 e5: SPG 2, proved legal by the game itself.
+        let v = judge("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 ; SPG 2\n");
+        let html = report(&v, None, "job");
+        assert!(
+            html.contains(">legal (proof game of 2 plies)</td>"),
+            "{html}"
+        );
+        assert!(html.contains("1.e4 e5"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+    }
+}
