@@ -53,11 +53,15 @@ pub fn compose(
     let subject = subject(verdict);
     let body = body(verdict, job);
     // The diagram as PNG (many clients block SVG), drawn at twice its
-    // displayed size for sharp high-density screens.
-    let diagram = match diagram::of_verdict(verdict) {
-        Some(svg) => Some(diagram::png(&svg, 2.0)?),
-        None => None,
-    };
+    // displayed size for sharp high-density screens. Should drawing fail,
+    // the report still goes out, without it.
+    let diagram = diagram::of_verdict(verdict).and_then(|svg| match diagram::png(&svg, 2.0) {
+        Ok(png) => Some(png),
+        Err(error) => {
+            tracing::warn!("{}: cook report without its diagram: {error:#}", verdict.id);
+            None
+        }
+    });
     let html = html::report(
         verdict,
         diagram
