@@ -301,7 +301,8 @@ fn a_full_outbox_keeps_problems_claimed_says_so_once_and_recovers() {
     let files = 20;
     let mut spool = Spool::new(MailTo::Files, 2);
     // Room for everything the batch writes (verdicts, reports, done/,
-    // mail: about 300 KiB in 4 KiB pages) once the filler is gone.
+    // ten mails of about 35 KiB with their diagram PNG: about 700 KiB in
+    // 4 KiB pages) once the filler is gone.
     let _mount = Tmpfs::mount(&spool.path("outbox"), "2m");
     spool.start();
     // Fill the outbox's file system to the last page.

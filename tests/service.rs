@@ -102,6 +102,23 @@ fn cook_reports_reach_an_smtp_server_once_even_when_it_starts_late() {
     assert!(subject.contains("1.Rf1!"), "{subject}");
     assert!(m.contains("application/json"), "{m}");
     assert!(m.contains("cooked.0.verdict.json"), "{m}");
+    // As received over SMTP, the message reads back as the text report and
+    // the HTML one with its diagram (the MIME structure itself is tested in
+    // daemon/src/mail.rs).
+    let parsed = mail_parser::MessageParser::default()
+        .parse(m.as_bytes())
+        .unwrap();
+    assert!(parsed.body_text(0).unwrap().contains("Verdict: cooked"));
+    let html = parsed.body_html(0).unwrap();
+    assert!(html.contains("<h1"), "{html}");
+    assert!(html.contains("Cooked: 3 keys 1.Rf1!"), "{html}");
+    assert!(html.contains("src=\"cid:diagram@cookd\""), "{html}");
+    let png = parsed
+        .parts
+        .iter()
+        .find(|p| mail_parser::MimeHeaders::content_id(*p) == Some("diagram@cookd"))
+        .expect("the diagram part");
+    assert!(png.contents().starts_with(b"\x89PNG"));
     let job = spool.history(&[])[0]["job"].as_str().unwrap().to_owned();
     assert!(header(m, "Message-ID").contains(&job[..32]), "{m}");
 

@@ -299,6 +299,24 @@ fn text_and_yaml_formats() {
     let text = String::from_utf8(text.stdout).unwrap();
     assert_eq!(text.matches("Verdict: ").count(), 4, "{text}");
     assert!(text.contains(" 1 | K R k . . . . . |"), "{text}");
+    // Legality in one line per problem, the evidence left to the JSON.
+    let legality: Vec<_> = text
+        .lines()
+        .filter(|l| l.starts_with("Legality: "))
+        .collect();
+    assert_eq!(legality.len(), 4, "{text}");
+    for line in &legality[..3] {
+        assert!(line.starts_with("Legality: illegal: "), "{text}");
+    }
+    assert!(
+        legality[3] == "Legality: no flaw found"
+            || legality[3].starts_with("Legality: legal (proof game of "),
+        "{text}"
+    );
+    assert!(
+        !text.contains("checked:") && !text.contains("undecided"),
+        "{text}"
+    );
     let yaml = cookd()
         .args(["solve", "--format", "yaml", "examples/positions.fen"])
         .current_dir(repo_root())

@@ -26,11 +26,13 @@ use solvers::verdict::{Kind, Verdict};
 
 use crate::config::{self, Config, Security};
 use crate::journal::{self, unix_now, Journal};
-use crate::report;
+use crate::{diagram, html, report};
 
 /// Environment variables with SMTP credentials (the YAML never holds them).
 pub const USER_ENV: &str = "COOKD_SMTP_USER";
 pub const PASSWORD_ENV: &str = "COOKD_SMTP_PASSWORD";
+/// The Content-ID of the diagram in the HTML part.
+const DIAGRAM_CID: &str = "diagram@cookd";
 
 /// The messages a verdict calls for: none unless its word is in `mail.on`,
 /// else one per recipient.
@@ -50,6 +52,24 @@ pub fn compose(
     let domain = from.email.domain().to_owned();
     let subject = subject(verdict);
     let body = body(verdict, job);
+    // The diagram as PNG (many clients block SVG), drawn at twice its
+    // displayed size for sharp high-density screens. Should drawing fail,
+    // the report still goes out, without it.
+    let diagram = diagram::of_verdict(verdict).and_then(|svg| match diagram::png(&svg, 2.0) {
+        Ok(png) => Some(png),
+        Err(error) => {
+            tracing::warn!("{}: cook report without its diagram: {error:#}", verdict.id);
+            None
+        }
+    });
+    let html = html::report(
+        verdict,
+        diagram
+            .as_ref()
+            .map(|_| format!("cid:{DIAGRAM_CID}"))
+            .as_deref(),
+        job,
+    );
     let mut mails = Vec::with_capacity(config.to.len());
     for recipient in &config.to {
         let to: Mailbox = recipient
@@ -68,7 +88,7 @@ pub fn compose(
             .user_agent(format!("cookd {}", env!("CARGO_PKG_VERSION")))
             .multipart(
                 MultiPart::mixed()
-                    .singlepart(SinglePart::plain(body.clone()))
+                    .multipart(alternative(&body, &html, diagram.as_deref()))
                     .singlepart(attachment),
             )
             .context("composing a cook report")?;
@@ -83,6 +103,23 @@ pub fn compose(
         });
     }
     Ok(mails)
+}
+
+/// The text and the HTML report as alternatives; the HTML with its
+/// diagram (`Content-ID: <diagram@cookd>`) in a `multipart/related`.
+fn alternative(text: &str, html: &str, diagram: Option<&[u8]>) -> MultiPart {
+    let alternative = MultiPart::alternative().singlepart(SinglePart::plain(text.to_owned()));
+    match diagram {
+        Some(png) => alternative.multipart(
+            MultiPart::related()
+                .singlepart(SinglePart::html(html.to_owned()))
+                .singlepart(Attachment::new_inline(DIAGRAM_CID.to_owned()).body(
+                    png.to_vec(),
+                    ContentType::parse("image/png").expect("a valid content type"),
+                )),
+        ),
+        None => alternative.singlepart(SinglePart::html(html.to_owned())),
+    }
 }
 
 /// `<job prefix>.<problem>.<recipient hash>@<sender's domain>`: stable across
@@ -452,6 +489,7 @@ async fn send_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mail_parser::MimeHeaders as _;
 
     #[test]
     fn backoff_doubles_up_to_the_cap() {
@@ -488,5 +526,227 @@ mod tests {
         assert!(text.contains(" 1 | R N B K K B N R |"), "{text}");
         let again = compose(mail, &"ab".repeat(32), v, &json).unwrap();
         assert_eq!(again[0].message_id, m.message_id);
+    }
+
+    /// The part of `message` with this content type (depth first).
+    fn part<'a>(
+        message: &'a mail_parser::Message<'a>,
+        ctype: &str,
+        subtype: &str,
+    ) -> &'a mail_parser::MessagePart<'a> {
+        message
+            .parts
+            .iter()
+            .find(|p| {
+                p.content_type()
+                    .is_some_and(|c| c.ctype() == ctype && c.subtype() == Some(subtype))
+            })
+            .unwrap_or_else(|| panic!("no {ctype}/{subtype} part"))
+    }
+
+    /// A cooked #2 (three keys) whose author and source would be markup
+    /// (a script that would retitle the page, an image that would run
+    /// code): the report of it, and its verdict JSON.
+    fn hostile_report() -> (Vec<u8>, String) {
+        let yaml = "---\nauthors: [\"<script>document.title='pwned'</script> & Co\"]\n\
+                    source: \"<img src=x onerror=alert(2)>\"\nstipulation: \"#2\"\n\
+                    fen: \"nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1\"\n";
+        let config = Config::builtin();
+        let v = &crate::pipeline::judge_file("evil.yaml", yaml.as_bytes(), &config.stages)[0];
+        assert_eq!(v.verdict, Kind::Cooked, "{v:?}");
+        let json = serde_json::to_string(v).unwrap();
+        let mut mails = compose(config.mail.as_ref().unwrap(), &"cd".repeat(32), v, &json).unwrap();
+        (mails.remove(0).message, json)
+    }
+
+    #[test]
+    fn the_report_is_text_or_html_with_the_diagram_inline_and_escapes_the_problem() {
+        let (raw, json) = hostile_report();
+        let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
+
+        // multipart/mixed [ multipart/alternative [ text/plain,
+        // multipart/related [ text/html, image/png ] ], application/json ]
+        let ctype = message.content_type().unwrap();
+        assert_eq!(
+            (ctype.ctype(), ctype.subtype()),
+            ("multipart", Some("mixed"))
+        );
+        for (t, s) in [("multipart", "alternative"), ("multipart", "related")] {
+            part(&message, t, s);
+        }
+        let text = message.body_text(0).unwrap();
+        assert!(text.contains("Legality: no flaw found"), "{text}");
+        assert!(
+            text.contains("<script>document.title='pwned'</script> & Co"),
+            "{text}"
+        );
+        assert!(!text.contains("checked:"), "{text}");
+        let html = message.body_html(0).unwrap();
+        assert!(html.contains("Cooked: 3 keys 1."), "{html}");
+        assert!(html.contains("no flaw found"), "{html}");
+
+        // Every problem text is escaped: no markup from the file survives.
+        assert!(!html.contains("<script"), "{html}");
+        assert!(!html.contains("<img src=x"), "{html}");
+        assert!(
+            html.contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt; &amp; Co"),
+            "{html}"
+        );
+        assert!(
+            html.contains("&lt;img src=x onerror=alert(2)&gt;"),
+            "{html}"
+        );
+
+        // The one image the HTML refers to is the inline PNG part, by its
+        // Content-ID, and it is the diagram of this position.
+        let srcs: Vec<_> = html
+            .match_indices("src=\"")
+            .map(|(i, _)| &html[i + 5..])
+            .collect();
+        assert_eq!(srcs.len(), 1, "{html}");
+        let cid = srcs[0]
+            .split('"')
+            .next()
+            .unwrap()
+            .strip_prefix("cid:")
+            .unwrap();
+        let png = part(&message, "image", "png");
+        assert_eq!(png.content_id(), Some(cid));
+        assert!(png.content_disposition().unwrap().is_inline());
+        let pixmap = resvg::tiny_skia::Pixmap::decode_png(png.contents()).unwrap();
+        let (w, h) = diagram::size();
+        assert_eq!(
+            (pixmap.width(), pixmap.height()),
+            (2 * w as u32, 2 * h as u32)
+        );
+        // The white rook on h1 (a light square) has its outline on its
+        // square; a1 is an empty dark square.
+        let dark = |sq: shakmaty::Square| {
+            let (cx, cy) = diagram::square_centre(sq, 2.0);
+            let mut n = 0;
+            for y in cy - 40..cy + 40 {
+                for x in cx - 40..cx + 40 {
+                    let p = pixmap.pixel(x, y).unwrap();
+                    n += usize::from(p.red() < 0x40 && p.green() < 0x40 && p.blue() < 0x40);
+                }
+            }
+            n
+        };
+        assert!(dark(shakmaty::Square::H1) > 200);
+        assert_eq!(dark(shakmaty::Square::A1), 0);
+        let p = pixmap
+            .pixel(
+                diagram::square_centre(shakmaty::Square::A1, 2.0).0,
+                diagram::square_centre(shakmaty::Square::A1, 2.0).1,
+            )
+            .unwrap();
+        assert_eq!([p.red(), p.green(), p.blue()], diagram::DARK);
+
+        // The verdict stays attached, byte for byte.
+        let attached = part(&message, "application", "json");
+        assert_eq!(attached.attachment_name(), Some("evil.0.verdict.json"));
+        assert_eq!(attached.contents(), json.as_bytes());
+    }
+
+    /// Debian's `chromium`, when installed. CI installs it and sets
+    /// `COOKD_REQUIRE_CHROMIUM`, so there a missing browser is a failure;
+    /// elsewhere the test says why it did nothing.
+    fn chromium() -> Option<PathBuf> {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let found = std::env::split_paths(&path)
+            .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
+            .find(|candidate| candidate.is_file());
+        if found.is_none() && std::env::var_os("COOKD_REQUIRE_CHROMIUM").is_some() {
+            panic!("COOKD_REQUIRE_CHROMIUM is set but no chromium is on PATH");
+        }
+        found
+    }
+
+    #[test]
+    fn the_html_report_in_headless_chromium_shows_the_diagram_and_runs_nothing() {
+        let Some(chromium) = chromium() else {
+            eprintln!("skipped: no chromium on PATH (Debian's `chromium` package)");
+            return;
+        };
+        let (raw, _) = hostile_report();
+        let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let html = message.body_html(0).unwrap();
+        let png = part(&message, "image", "png");
+        // As a mail client does: the cid: reference resolved to the part.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("diagram.png"), png.contents()).unwrap();
+        let src = format!("cid:{}", png.content_id().unwrap());
+        assert!(html.contains(&src), "{html}");
+        let page = dir.path().join("report.html");
+        std::fs::write(&page, html.replace(&src, "diagram.png")).unwrap();
+        let url = format!("file://{}", page.display());
+        let headless = |extra: &[&str]| {
+            let output = std::process::Command::new(&chromium)
+                .args([
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--hide-scrollbars",
+                    "--force-device-scale-factor=1",
+                    "--window-size=900,1400",
+                ])
+                .args(extra)
+                .arg(&url)
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{output:?}");
+            output
+        };
+
+        // The DOM after the page ran: the hostile author is text, its
+        // script never ran (the title is still the headline).
+        let dom = String::from_utf8(headless(&["--dump-dom"]).stdout).unwrap();
+        assert!(dom.contains("<title>Cooked: 3 keys"), "{dom}");
+        assert!(!dom.contains("pwned</title>"), "{dom}");
+        assert!(!dom.contains("<script"), "{dom}");
+        assert!(dom.contains("&lt;script&gt;document.title"), "{dom}");
+
+        // The screenshot shows the diagram: find the board's frame (the
+        // first long black line), then check known squares.
+        let shot = dir.path().join("shot.png");
+        headless(&[&format!("--screenshot={}", shot.display())]);
+        let pixmap = resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(&shot).unwrap()).unwrap();
+        let rgb = |x: u32, y: u32| {
+            let p = pixmap.pixel(x, y).unwrap();
+            [p.red(), p.green(), p.blue()]
+        };
+        let black = |c: [u8; 3]| c.iter().all(|&c| c < 0x40);
+        let frame = (0..pixmap.height()).find_map(|y| {
+            let mut run = 0;
+            (0..pixmap.width()).find_map(|x| {
+                run = if black(rgb(x, y)) { run + 1 } else { 0 };
+                (run == 380).then(|| (x + 1 - run, y))
+            })
+        });
+        let (fx, fy) = frame.expect("a board frame in the screenshot");
+        let at = |sq: shakmaty::Square| {
+            let (x, y) = diagram::square_centre(sq, 1.0);
+            let m = diagram::MARGIN as u32;
+            (fx + x - m, fy + y - m)
+        };
+        let near = |a: [u8; 3], b: [u8; 3]| a.iter().zip(b).all(|(&a, b)| a.abs_diff(b) <= 4);
+        for (name, colour) in [
+            ("a1", diagram::DARK),
+            ("b1", diagram::LIGHT),
+            ("d4", diagram::DARK),
+        ] {
+            let (x, y) = at(name.parse().unwrap());
+            assert!(near(rgb(x, y), colour), "{name}: {:?}", rgb(x, y));
+        }
+        // A black piece on a8 and b7, the white rook on h1: dark pixels
+        // around the square's centre.
+        for name in ["a8", "b7", "h1"] {
+            let (x, y) = at(name.parse().unwrap());
+            let dark = (y - 18..y + 18)
+                .flat_map(|y| (x - 18..x + 18).map(move |x| (x, y)))
+                .filter(|&(x, y)| black(rgb(x, y)))
+                .count();
+            assert!(dark > 60, "{name}: {dark} dark pixels");
+        }
     }
 }

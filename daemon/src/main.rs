@@ -3,7 +3,9 @@
 
 mod check;
 mod config;
+mod diagram;
 mod history;
+mod html;
 mod inbox;
 mod intake;
 mod journal;

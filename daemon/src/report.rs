@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use shakmaty::fen::Fen;
 use shakmaty::{File, Rank, Square};
 
-use solvers::verdict::Verdict;
+use solvers::verdict::{Kind, Verdict};
 
 /// Output formats of `cookd solve`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -33,7 +33,7 @@ pub fn render(verdict: &Verdict, format: Format) -> Result<String> {
 }
 
 /// A text board with White at the bottom, as solvers print it.
-fn diagram(fen: &str) -> Option<String> {
+pub fn diagram(fen: &str) -> Option<String> {
     let board = fen.parse::<Fen>().ok()?.into_setup().board;
     let mut out = String::from("   +-----------------+\n");
     for rank in Rank::ALL.into_iter().rev() {
@@ -50,8 +50,88 @@ fn diagram(fen: &str) -> Option<String> {
     Some(out)
 }
 
+/// The one-line headline of a report: the verdict and, for a flaw, what
+/// it is, e.g. `Cooked: 2 keys 1.Qf2! 1.Rh3!` or `Sound: key 1.Qg4!`.
+pub fn headline(v: &Verdict) -> String {
+    let keys = |keys: &[solvers::mate::Key]| {
+        keys.iter()
+            .map(|k| format!("1.{}!", k.san))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let solutions = |n: usize| {
+        if n == 1 {
+            "1 solution".to_owned()
+        } else {
+            format!("{n} solutions")
+        }
+    };
+    match v.verdict {
+        Kind::Sound => match (&v.keys, &v.solutions) {
+            (Some(k), _) if !k.is_empty() => format!("Sound: key {}", keys(k)),
+            (_, Some(lines)) => format!("Sound: {}", solutions(lines.len())),
+            _ => "Sound".to_owned(),
+        },
+        Kind::Cooked => match (&v.keys, &v.solutions) {
+            (Some(k), _) => {
+                let stipulated = stipulated_moves(v);
+                let short: Vec<_> = k
+                    .iter()
+                    .filter(|k| Some(k.length) < stipulated)
+                    .cloned()
+                    .collect();
+                if k.len() == 1 && short.len() == 1 {
+                    format!(
+                        "Cooked: short solution {} (mate in {})",
+                        keys(&short),
+                        short[0].length
+                    )
+                } else {
+                    format!("Cooked: {} keys {}", k.len(), keys(k))
+                }
+            }
+            (None, Some(lines)) => match v.n_solutions {
+                Some(intended) => format!(
+                    "Cooked: {} where {intended} intended",
+                    solutions(lines.len())
+                ),
+                None => format!("Cooked: {}", solutions(lines.len())),
+            },
+            _ => "Cooked".to_owned(),
+        },
+        Kind::Illegal => {
+            let legality = v.legality.as_ref().map(|l| l.summary());
+            match legality {
+                Some(line) => capitalised(&line),
+                None => "Illegal".to_owned(),
+            }
+        }
+        Kind::NoSolution => "No solution".to_owned(),
+        Kind::Incomplete => match (&v.solutions, v.n_solutions) {
+            (Some(lines), Some(intended)) => format!(
+                "Incomplete: {} where {intended} intended",
+                solutions(lines.len())
+            ),
+            _ => "Incomplete".to_owned(),
+        },
+        Kind::Unsolved => "Unsolved: the work was not finished".to_owned(),
+        Kind::Error => match &v.error {
+            Some(error) => format!("Error: {error}"),
+            None => "Error".to_owned(),
+        },
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// The stipulated length in moves of a direct or self mate.
-fn stipulated_moves(v: &Verdict) -> Option<u32> {
+pub fn stipulated_moves(v: &Verdict) -> Option<u32> {
     match v.stipulation.as_deref()?.parse().ok()? {
         solvers::Stipulation::Direct { moves, .. }
         | solvers::Stipulation::SelfMate { moves, .. } => Some(moves),
@@ -82,20 +162,8 @@ pub fn text(v: &Verdict) -> String {
         let _ = writeln!(out, "Error: {error}");
     }
     if let Some(legality) = &v.legality {
-        let word = match legality.legal {
-            Some(true) => "legal",
-            Some(false) => "illegal",
-            None => "undecided",
-        };
-        let _ = writeln!(out, "Legality: {word}");
-        for reason in &legality.reasons {
-            let _ = writeln!(out, "  - {reason}");
-        }
-        if legality.legal != Some(false) {
-            for line in &legality.evidence {
-                let _ = writeln!(out, "  checked: {line}");
-            }
-        }
+        // One line; the evidence (what was checked) stays in the JSON.
+        let _ = writeln!(out, "Legality: {}", legality.summary());
     }
     // A sound problem's tree starts with its key; otherwise list the keys.
     if let Some(keys) = v.keys.as_ref().filter(|_| v.tree.is_none()) {
@@ -149,5 +217,37 @@ mod tests {
         let lines: Vec<_> = d.lines().collect();
         assert_eq!(lines[1], " 8 | . . . . k . . . |");
         assert_eq!(lines[8], " 1 | . . . . K . . . |");
+    }
+
+    fn judge(name: &str, content: &str) -> Verdict {
+        let stages = crate::config::Config::builtin().stages;
+        crate::pipeline::judge_file(name, content.as_bytes(), &stages).remove(0)
+    }
+
+    #[test]
+    fn legality_is_one_line_and_the_headline_names_the_flaw() {
+        // Two white kings, no white queen.
+        let v = judge(
+            "two.fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w KQkq - 0 1 ; #2\n",
+        );
+        let report = text(&v);
+        let lines: Vec<_> = report.lines().filter(|l| l.contains("Legality")).collect();
+        assert_eq!(lines.len(), 1, "{report}");
+        assert!(lines[0].starts_with("Legality: illegal: "), "{report}");
+        assert!(!report.contains("checked:"), "{report}");
+        assert!(headline(&v).starts_with("Illegal: "), "{}", headline(&v));
+
+        // Schöpfer 1927 (examples/schoepfer.yaml): sound, key 1.Qf2!; a
+        // published problem with no flaw and no short proof game.
+        let v = judge("s.fen", "8/Q7/8/8/8/8/8/2k1K2R w K - 0 1 ; #2\n");
+        assert_eq!(headline(&v), "Sound: key 1.Qf2!");
+        let report = text(&v);
+        assert!(report.contains("\nLegality: no flaw found\n"), "{report}");
+        assert!(!report.contains("undecided"), "{report}");
+
+        // Three keys (tests/support/spool.rs's COOKED).
+        let v = judge("c.fen", "nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1 ; #2\n");
+        assert_eq!(headline(&v), "Cooked: 3 keys 1.Rf1! 1.Rg1! 1.Rxh6!");
     }
 }

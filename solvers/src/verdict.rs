@@ -101,6 +101,10 @@ pub struct Legality {
     pub status: legality::Status,
     pub reasons: Vec<legality::Reason>,
     pub evidence: Vec<String>,
+    /// The length in half-moves of the proof game that makes the diagram
+    /// `legal`, when a game is the proof (it is also in `evidence`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_plies: Option<u32>,
 }
 
 impl From<legality::Report> for Legality {
@@ -110,6 +114,44 @@ impl From<legality::Report> for Legality {
             status: report.status,
             reasons: report.reasons,
             evidence: report.evidence,
+            proof_plies: None,
+        }
+    }
+}
+
+impl Legality {
+    /// Records the proof game that settles an `undecided` diagram as
+    /// `legal`; `found_by` says which stage found it.
+    pub fn prove_by_game(&mut self, game: &mate::Line, found_by: &str) {
+        let plies = game.uci.len() as u32;
+        self.status = legality::Status::Legal;
+        self.legal = Some(true);
+        self.proof_plies = Some(plies);
+        self.evidence = vec![format!(
+            "proof game of {plies} half-moves{found_by}: {}",
+            game.san
+        )];
+    }
+
+    /// The judge's one line: `legal (proof game of 12 plies)`, `illegal:
+    /// <reasons>`, or `no flaw found` (the JSON's `undecided`: no flaw, and
+    /// no proof either, as for most published problems).
+    pub fn summary(&self) -> String {
+        match self.status {
+            legality::Status::Legal => match self.proof_plies {
+                Some(1) => "legal (proof game of 1 ply)".to_owned(),
+                Some(plies) => format!("legal (proof game of {plies} plies)"),
+                None => "legal".to_owned(),
+            },
+            legality::Status::Illegal => {
+                let reasons: Vec<_> = self.reasons.iter().map(|r| r.detail.as_str()).collect();
+                if reasons.is_empty() {
+                    "illegal".to_owned()
+                } else {
+                    format!("illegal: {}", reasons.join("; "))
+                }
+            }
+            legality::Status::Undecided => "no flaw found".to_owned(),
         }
     }
 }
@@ -232,5 +274,59 @@ impl Verdict {
         let mut verdict = Verdict::blank(&error.file, error.index, Kind::Error);
         verdict.error = Some(error.to_string());
         verdict
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use shakmaty::fen::Fen;
+
+    use super::*;
+
+    fn legality(fen: &str) -> (shakmaty::Setup, Legality) {
+        let setup = fen.parse::<Fen>().unwrap().into_setup();
+        let report = legality::check(&setup);
+        (setup, report.into())
+    }
+
+    #[test]
+    fn the_one_line_says_legal_with_the_games_length_or_no_flaw_found() {
+        // After 1.e4 e5: no flaw, and the static layers prove nothing.
+        let (setup, mut l) =
+            legality("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        assert_eq!(l.status, legality::Status::Undecided);
+        assert_eq!(l.summary(), "no flaw found");
+        // The JSON keeps its status word and the evidence list.
+        let json = serde_json::to_value(&l).unwrap();
+        assert_eq!(json["status"], "undecided");
+        assert!(!json["evidence"].as_array().unwrap().is_empty());
+        assert!(json.get("proof_plies").is_none());
+
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let game = crate::proofgame::prove(&setup, 4, deadline).unwrap();
+        l.prove_by_game(&game, "");
+        assert_eq!(l.summary(), "legal (proof game of 2 plies)");
+        let json = serde_json::to_value(&l).unwrap();
+        assert_eq!(json["status"], "legal");
+        assert_eq!(json["proof_plies"], 2);
+        assert!(json["evidence"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("proof game of 2 half-moves: 1.e4 e5"));
+    }
+
+    #[test]
+    fn the_one_line_of_an_illegal_diagram_gives_every_reason() {
+        // No black king, and a white pawn on h8.
+        let (_, l) = legality("7P/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(l.status, legality::Status::Illegal);
+        assert!(l.reasons.len() >= 2, "{l:?}");
+        let line = l.summary();
+        assert!(line.starts_with("illegal: "), "{line}");
+        for reason in &l.reasons {
+            assert!(line.contains(&reason.detail), "{line}");
+        }
     }
 }

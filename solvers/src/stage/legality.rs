@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Setup;
 
-use crate::legality::{self, Report, Status};
+use crate::legality::{self, Status};
 use crate::problem::Problem;
 use crate::proofgame;
-use crate::verdict::{Kind, Verdict};
+use crate::verdict::{Kind, Legality, Verdict};
 
 /// Longest proof game the legality stage looks for.
 const PROOF_PLIES: u32 = 12;
@@ -20,26 +20,22 @@ const PROOF_TIME: Duration = Duration::from_millis(300);
 /// Fills in `verdict.legality`; an illegal diagram makes the verdict
 /// `illegal`.
 pub fn run(problem: &Problem, verdict: &mut Verdict) {
-    let mut report = legality::check(&problem.setup);
-    prove_legal(&problem.setup, &mut report);
+    let report = legality::check(&problem.setup);
     if report.status == Status::Illegal {
         verdict.verdict = Kind::Illegal;
     }
-    verdict.legality = Some(report.into());
+    let undecided = report.status == Status::Undecided;
+    let mut legality = Legality::from(report);
+    if undecided {
+        prove_legal(&problem.setup, &mut legality);
+    }
+    verdict.legality = Some(legality);
 }
 
 /// Settles an `undecided` legality report with a proof game when a short one
 /// exists (the game is the evidence); leaves it undecided otherwise.
-fn prove_legal(setup: &Setup, report: &mut Report) {
-    if report.status != Status::Undecided {
-        return;
-    }
+fn prove_legal(setup: &Setup, legality: &mut Legality) {
     if let Some(game) = proofgame::prove(setup, PROOF_PLIES, Instant::now() + PROOF_TIME) {
-        report.status = Status::Legal;
-        report.evidence = vec![format!(
-            "proof game of {} half-moves: {}",
-            game.uci.len(),
-            game.san
-        )];
+        legality.prove_by_game(&game, "");
     }
 }

@@ -82,13 +82,7 @@ fn settle_legality(verdict: &mut Verdict) {
     let game = verdict.solutions.iter().flatten().next();
     if let (Some(legality), Some(game)) = (verdict.legality.as_mut(), game) {
         if legality.status == Status::Undecided {
-            legality.status = Status::Legal;
-            legality.legal = Some(true);
-            legality.evidence = vec![format!(
-                "proof game of {} half-moves (found by the solve stage): {}",
-                game.uci.len(),
-                game.san
-            )];
+            legality.prove_by_game(game, " (found by the solve stage)");
         }
     }
 }
