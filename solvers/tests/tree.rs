@@ -475,7 +475,7 @@ fn check_kinds(play: &Play) {
 fn stalemate_trees_agree_with_plain_minimax() {
     use solvers::mate::Found;
     use solvers::oracle::{generate::mate_case, Rng};
-    let mut rng = Rng::new(2026_11_25);
+    let mut rng = Rng::new(20_261_125);
     let (mut checked, mut selfmates, mut variations) = (0, 0, 0);
     for _ in 0..20_000 {
         let (pos, stip) = mate_case(&mut rng);
