@@ -96,6 +96,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                 file: name.to_owned(),
                 line: fen_line_number,
                 index,
+                entry: index,
             },
             id: None,
             authors: Vec::new(),
@@ -106,6 +107,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
             stated: Stated::default(),
             options: Vec::new(),
             intended_solutions: None,
+            twin: None,
             solution: None,
         }));
     }

@@ -54,11 +54,16 @@ use crate::stipulation::Stipulation;
 mod keywords;
 mod options;
 mod pieces;
+mod twins;
 mod words;
 use keywords::*;
+pub(crate) use keywords::{Language, ENGLISH};
+#[cfg(test)]
+use keywords::{FRENCH, GERMAN};
 use options::*;
 pub(crate) use options::{read_option, Located, Rules};
 use pieces::*;
+pub(crate) use twins::{expand, read_twin, Position, TwinSpec};
 use words::*;
 pub(crate) use words::{TextWords, Word, Words};
 
@@ -83,11 +88,18 @@ struct Draft {
     stipulation: Option<(Stipulation, Location)>,
     board: Option<Board>,
     rules: Rules,
+    /// The twins, in order; none for a problem without twins.
+    twins: Vec<TwinSpec>,
+    /// The diagram is a zero position: only its twins are problems.
+    zero_position: bool,
 }
 
 /// Reads the commands of one problem up to `endproblem`, `next`, or the end.
 /// Returns the draft (or the first error), how it ended, and where.
-fn read_problem(lexer: &mut Lexer<'_>) -> (Result<Draft, Located>, End, Location) {
+fn read_problem(
+    lexer: &mut Lexer<'_>,
+    language: &Language,
+) -> (Result<Draft, Located>, End, Location) {
     let mut draft = Draft::default();
     loop {
         let Some(word) = lexer.peek() else {
@@ -95,7 +107,7 @@ fn read_problem(lexer: &mut Lexer<'_>) -> (Result<Draft, Located>, End, Location
             let eof = lexer.end_of_file();
             return (Err((eof, kind)), End::Eof, eof);
         };
-        let keyword = match lookup(KEYWORDS, word.text) {
+        let keyword = match language.keyword(word.text) {
             Lookup::Found(keyword) => keyword,
             Lookup::Ambiguous(names) => {
                 let message = format!(
@@ -103,14 +115,16 @@ fn read_problem(lexer: &mut Lexer<'_>) -> (Result<Draft, Located>, End, Location
                     word.text,
                     names.join(", ")
                 );
-                return skip_after(lexer, syntax(word.at, message));
+                return skip_after(lexer, syntax(word.at, message), language);
             }
             Lookup::NotFound => {
                 let message = format!(
-                    "unknown keyword {:?}: expected {EXPECTED_KEYWORDS}",
-                    word.text
+                    "unknown keyword {:?}: expected {} ({} keywords, as the file's first word says)",
+                    word.text,
+                    language.expected_keywords(),
+                    language.name
                 );
-                return skip_after(lexer, syntax(word.at, message));
+                return skip_after(lexer, syntax(word.at, message), language);
             }
         };
         if keyword == Keyword::BeginProblem {
@@ -122,8 +136,8 @@ fn read_problem(lexer: &mut Lexer<'_>) -> (Result<Draft, Located>, End, Location
             Keyword::EndProblem => return (Ok(draft), End::Closed, word.at),
             Keyword::NextProblem => return (Ok(draft), End::Next, word.at),
             _ => {
-                if let Err(error) = command(keyword, &word, lexer, &mut draft) {
-                    return skip_after(lexer, error);
+                if let Err(error) = command(keyword, &word, lexer, &mut draft, language) {
+                    return skip_after(lexer, error, language);
                 }
             }
         }
@@ -132,13 +146,17 @@ fn read_problem(lexer: &mut Lexer<'_>) -> (Result<Draft, Located>, End, Location
 
 /// After an error, skips the rest of the problem so that the next one can
 /// be read.
-fn skip_after(lexer: &mut Lexer<'_>, error: Located) -> (Result<Draft, Located>, End, Location) {
+fn skip_after(
+    lexer: &mut Lexer<'_>,
+    error: Located,
+    language: &Language,
+) -> (Result<Draft, Located>, End, Location) {
     let at = error.0;
     loop {
         let Some(word) = lexer.peek() else {
             return (Err(error), End::Eof, lexer.end_of_file());
         };
-        let keyword = match lookup(KEYWORDS, word.text) {
+        let keyword = match language.keyword(word.text) {
             Lookup::Found(keyword) => Some(keyword),
             _ => None,
         };
@@ -163,10 +181,24 @@ fn command(
     word: &Word<'_>,
     lexer: &mut Lexer<'_>,
     draft: &mut Draft,
+    language: &Language,
 ) -> Result<(), Located> {
+    let after_twins = !draft.twins.is_empty() || draft.zero_position;
+    let diagram_command = !matches!(
+        keyword,
+        Keyword::Twin | Keyword::ZeroPosition | Keyword::Remark | Keyword::Protocol
+    );
+    if after_twins && diagram_command {
+        let message = format!(
+            "{} after the twins: the diagram's commands come before the first {}",
+            word.text,
+            language.keyword_name(Keyword::Twin)
+        );
+        return Err(syntax(word.at, message));
+    }
     match keyword {
         Keyword::Stipulation => {
-            let (stipulation, at) = read_stipulation(lexer)?;
+            let (stipulation, at) = read_stipulation(lexer, word, language)?;
             if let Some((_, first)) = draft.stipulation {
                 let message = format!(
                     "a second stipulation: the problem has one on line {}",
@@ -178,33 +210,31 @@ fn command(
         }
         Keyword::Pieces => {
             let board = draft.board.get_or_insert_with(Board::empty);
-            read_pieces(lexer, board, word)?;
+            let ends = |w: &str| language.is_keyword(w);
+            read_pieces(lexer, board, word, language, Occupied::Refuse, &ends)?;
         }
         Keyword::Forsyth => {
             let Some(forsyth) = lexer.next_word() else {
                 let kind = ParseErrorKind::UnexpectedEnd("a position after forsyth");
                 return Err((lexer.end_of_file(), kind));
             };
-            if lookup(KEYWORDS, forsyth.text) != Lookup::NotFound {
+            if language.is_keyword(forsyth.text) {
                 let message = format!(
                     "expected a position after forsyth, found {:?}",
                     forsyth.text
                 );
                 return Err(syntax(forsyth.at, message));
             }
-            let board =
-                parse_forsyth(forsyth.text).map_err(|(i, kind)| (forsyth.offset(i), kind))?;
+            let board = parse_forsyth(forsyth.text, language)
+                .map_err(|(i, kind)| (forsyth.offset(i), kind))?;
             draft.board = Some(board);
         }
         Keyword::InitialGameArray => draft.board = Some(Board::new()),
-        Keyword::Option => read_options(lexer, word, &mut draft.rules)?,
+        Keyword::Option => read_options(lexer, word, &mut draft.rules, language)?,
         Keyword::Author | Keyword::Origin | Keyword::Title => {
             let text = lexer.rest_of_line();
             if text.text.is_empty() {
-                let message = format!(
-                    "expected text after {} on the same line",
-                    keyword_name(keyword)
-                );
+                let message = format!("expected text after {} on the same line", word.text);
                 return Err(syntax(text.at, message));
             }
             let text = text.text.to_owned();
@@ -221,17 +251,26 @@ fn command(
                 }
             }
         }
-        Keyword::Remark
-        | Keyword::Protocol
-        | Keyword::LaTeX
-        | Keyword::LaTeXPieces
-        | Keyword::Award => {
+        Keyword::Remark | Keyword::Protocol | Keyword::Award => {
             lexer.rest_of_line();
         }
-        Keyword::Condition => {
-            let name = lexer
+        Keyword::LaTeX | Keyword::LaTeXPieces => {
+            if keyword == Keyword::LaTeX {
+                lexer.rest_of_line();
+            }
+            // Piece names for the LaTeX diagram: a piece of one or two
+            // letters, its abbreviation, its full name to the end of the line.
+            while lexer
                 .peek()
-                .filter(|w| lookup(KEYWORDS, w.text) == Lookup::NotFound);
+                .is_some_and(|w| w.text.len() <= 2 && !language.is_keyword(w.text))
+            {
+                lexer.bump();
+                lexer.bump();
+                lexer.rest_of_line();
+            }
+        }
+        Keyword::Condition => {
+            let name = lexer.peek().filter(|w| !language.is_keyword(w.text));
             let (at, what) = name.map_or((word.at, "condition".to_owned()), |w| {
                 (w.at, format!("condition {}", w.text))
             });
@@ -241,61 +280,57 @@ fn command(
             let message = "structured stipulation (sstipulation)".to_owned();
             return Err((word.at, ParseErrorKind::Unsupported(message)));
         }
-        Keyword::Twin | Keyword::ZeroPosition => {
-            let message = format!("twins ({})", word.text);
-            return Err((word.at, ParseErrorKind::Unsupported(message)));
+        Keyword::Twin => {
+            let twin = read_twin(lexer, language, word.at, false)?;
+            draft.twins.push(twin);
+        }
+        Keyword::ZeroPosition => {
+            if after_twins {
+                let message = format!("{} after the twins: it comes before them", word.text);
+                return Err(syntax(word.at, message));
+            }
+            draft.zero_position = true;
+            // The commands after it make twin a (there may be none).
+            let twin = read_twin(lexer, language, word.at, true)?;
+            if !twin.changes.is_empty() {
+                draft.twins.push(twin);
+            }
         }
         Keyword::BeginProblem | Keyword::EndProblem | Keyword::NextProblem => {}
     }
     Ok(())
 }
 
-fn keyword_name(keyword: Keyword) -> &'static str {
-    KEYWORDS
-        .iter()
-        .find(|(_, k)| *k == keyword)
-        .map_or("keyword", |(name, _)| name)
-}
-
 /// Reads the stipulation word; `SPG 8.5` written as two words is joined.
-fn read_stipulation(lexer: &mut Lexer<'_>) -> Result<(Stipulation, Location), Located> {
-    let Some(word) = lexer.next_word() else {
+fn read_stipulation(
+    lexer: &mut Lexer<'_>,
+    command: &Word<'_>,
+    language: &Language,
+) -> Result<(Stipulation, Location), Located> {
+    let Some(word) = lexer.peek() else {
         let kind = ParseErrorKind::UnexpectedEnd("a stipulation like #2 after stipulation");
         return Err((lexer.end_of_file(), kind));
     };
-    if lookup(KEYWORDS, word.text) != Lookup::NotFound {
+    if language.is_keyword(word.text) && !word.text.contains(|c: char| !c.is_alphabetic()) {
         let message = format!(
-            "expected a stipulation like #2 after stipulation, found {:?}",
-            word.text
+            "expected a stipulation like #2 after {}, found {:?}",
+            command.text, word.text
         );
         return Err(syntax(word.at, message));
     }
-    let mut text = word.text.to_owned();
-    let lower = text.to_ascii_lowercase();
-    if lower == "spg" || lower == "dia" {
-        if let Some(length) = lexer
-            .peek()
-            .filter(|w| w.text.starts_with(|c: char| c.is_ascii_digit()))
-        {
-            lexer.bump();
-            text.push_str(length.text);
-        }
-    }
-    let stipulation = text
-        .parse::<Stipulation>()
-        .map_err(|e| (word.at, ParseErrorKind::Stipulation(e)))?;
-    Ok((stipulation, word.at))
+    twins::read_stipulation_word(lexer, command)
 }
 
 fn read_options(
     lexer: &mut Lexer<'_>,
     keyword: &Word<'_>,
     rules: &mut Rules,
+    language: &Language,
 ) -> Result<(), Located> {
     let mut count = 0;
     loop {
         let at = lexer.peek().map_or(keyword.at, |w| w.at);
-        match read_option(lexer)? {
+        match read_option(lexer, language)? {
             Some(effect) => {
                 rules.add(effect, at);
                 count += 1;
@@ -304,7 +339,7 @@ fn read_options(
         }
     }
     let next = lexer.peek();
-    let not_keyword = next.filter(|w| lookup(KEYWORDS, w.text) == Lookup::NotFound);
+    let not_keyword = next.filter(|w| !language.is_keyword(w.text));
     match (count, not_keyword) {
         (_, Some(word)) => {
             let message = format!(
@@ -321,8 +356,12 @@ fn read_options(
     }
 }
 
-/// Turns a finished draft into a problem.
-fn finish(draft: Draft, end: Location) -> Result<(Stipulation, Setup, Draft), Located> {
+/// Turns a finished draft into its problems: one, or one per twin.
+fn finish(
+    draft: Draft,
+    end: Location,
+    origin: &Origin,
+) -> Result<Vec<Result<Problem, Located>>, Located> {
     let Some((stipulation, _)) = draft.stipulation else {
         let kind = ParseErrorKind::Missing(
             "stipulation: expected a line like `stipulation #2` before the end of the problem",
@@ -334,9 +373,35 @@ fn finish(draft: Draft, end: Location) -> Result<(Stipulation, Setup, Draft), Lo
             ParseErrorKind::Missing("position: expected `pieces white … black …` or `forsyth …`");
         return Err((end, kind));
     };
-    let stipulation = draft.rules.stipulation(stipulation)?;
-    let setup = draft.rules.setup(board, stipulation);
-    Ok((stipulation, setup, draft))
+    let zero = Position { board, stipulation };
+    let twinned = !draft.twins.is_empty() || draft.zero_position;
+    let twins = expand(zero, draft.zero_position, &draft.twins);
+    let problems = twins
+        .into_iter()
+        .enumerate()
+        .map(|(i, twin)| {
+            let (position, twin) = twin?;
+            let stipulation = draft.rules.stipulation(position.stipulation)?;
+            let setup = draft.rules.setup(position.board, stipulation);
+            Ok(Problem {
+                origin: Origin {
+                    index: origin.index + i,
+                    ..origin.clone()
+                },
+                id: draft.id.clone(),
+                authors: draft.authors.clone(),
+                source: (!draft.source.is_empty()).then(|| draft.source.join("\n")),
+                stipulation,
+                stated: draft.rules.stated(&setup.board),
+                setup,
+                options: draft.rules.kept.clone(),
+                intended_solutions: None,
+                solution: None,
+                twin: twinned.then_some(twin),
+            })
+        })
+        .collect();
+    Ok(problems)
 }
 
 /// The options (`nocastling`, `enpassant`) that give `setup` its castling
@@ -359,56 +424,59 @@ pub(crate) fn rule_options(setup: &Setup) -> Vec<String> {
     options
 }
 
-/// Reads every problem of a Popeye input file.
+/// Reads every problem of a Popeye input file, in the language its
+/// opening word (`beginproblem`, `anfangproblem`, `debutprobleme`) names.
+/// Each twin is a problem of its own; twins of one entry share its
+/// `Origin::entry`.
 pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
     let mut lexer = Lexer::new(text);
     let mut results: Vec<Result<Problem, ParseError>> = Vec::new();
+    let mut entry = 0;
     let error = |location: Location, index: usize, kind| ParseError {
         file: name.to_owned(),
         location,
         index,
         kind,
     };
+    let opens = |word: &str| {
+        Language::of_begin(word).filter(|l| l.keyword(word) == Lookup::Found(Keyword::BeginProblem))
+    };
     while let Some(word) = lexer.next_word() {
-        if lookup(KEYWORDS, word.text) != Lookup::Found(Keyword::BeginProblem) {
+        let Some(language) = opens(word.text) else {
             // Popeye stops reading at `endproblem`, so text after the last
             // problem is ignored; text before another problem is an error.
-            while lexer.peek().is_some_and(|next| {
-                lookup(KEYWORDS, next.text) != Lookup::Found(Keyword::BeginProblem)
-            }) {
+            while lexer.peek().is_some_and(|next| opens(next.text).is_none()) {
                 lexer.bump();
             }
             if lexer.peek().is_some() || results.is_empty() {
-                let message = format!("expected beginproblem, found {:?}", word.text);
+                let message = format!(
+                    "expected beginproblem (or anfangproblem, debutprobleme), found {:?}",
+                    word.text
+                );
                 let kind = ParseErrorKind::Syntax(message);
                 results.push(Err(error(word.at, results.len(), kind)));
             }
             continue;
-        }
+        };
         let mut start = word.at;
         loop {
-            let index = results.len();
-            let (draft, end, end_at) = read_problem(&mut lexer);
-            let result = draft.and_then(|draft| finish(draft, end_at));
-            results.push(match result {
-                Ok((stipulation, setup, draft)) => Ok(Problem {
-                    origin: Origin {
-                        file: name.to_owned(),
-                        line: start.line,
-                        index,
-                    },
-                    id: draft.id,
-                    authors: draft.authors,
-                    source: (!draft.source.is_empty()).then(|| draft.source.join("\n")),
-                    stipulation,
-                    stated: draft.rules.stated(&setup.board),
-                    setup,
-                    options: draft.rules.kept,
-                    intended_solutions: None,
-                    solution: None,
-                }),
-                Err((location, kind)) => Err(error(location, index, kind)),
-            });
+            let origin = Origin {
+                file: name.to_owned(),
+                line: start.line,
+                index: results.len(),
+                entry,
+            };
+            entry += 1;
+            let (draft, end, end_at) = read_problem(&mut lexer, language);
+            match draft.and_then(|draft| finish(draft, end_at, &origin)) {
+                Ok(problems) => {
+                    for problem in problems {
+                        let index = results.len();
+                        results.push(problem.map_err(|(at, kind)| error(at, index, kind)));
+                    }
+                }
+                Err((location, kind)) => results.push(Err(error(location, origin.index, kind))),
+            }
             if end != End::Next {
                 break;
             }
@@ -523,50 +591,92 @@ mod tests {
     }
 
     #[test]
-    fn keywords_abbreviate_to_three_letters() {
+    fn keywords_abbreviate_to_any_unambiguous_prefix() {
+        let en = &ENGLISH;
+        assert_eq!(en.keyword("STIP"), Lookup::Found(Keyword::Stipulation));
+        assert_eq!(en.keyword("begi"), Lookup::Found(Keyword::BeginProblem));
+        // Popeye reads `st` as stipulation (sstipulation starts with ss).
+        assert_eq!(en.keyword("st"), Lookup::Found(Keyword::Stipulation));
+        assert_eq!(en.keyword("latex"), Lookup::Found(Keyword::LaTeX));
+        assert!(matches!(en.keyword("lat"), Lookup::Ambiguous(_)));
+        // The diagram's commands are looked up first: `t` is title, not twin.
+        assert_eq!(en.keyword("t"), Lookup::Found(Keyword::Title));
+        assert_eq!(en.keyword("tw"), Lookup::Found(Keyword::Twin));
+        assert_eq!(en.keyword("quelle"), Lookup::NotFound);
         assert_eq!(
-            lookup(KEYWORDS, "STIP"),
-            Lookup::Found(Keyword::Stipulation)
+            lookup(en.option_table(), "whi"),
+            Lookup::Found(WHITE_TO_PLAY)
         );
-        assert_eq!(
-            lookup(KEYWORDS, "begi"),
-            Lookup::Found(Keyword::BeginProblem)
-        );
-        assert_eq!(lookup(KEYWORDS, "st"), Lookup::NotFound);
-        assert_eq!(lookup(KEYWORDS, "latex"), Lookup::Found(Keyword::LaTeX));
-        assert!(matches!(lookup(KEYWORDS, "lat"), Lookup::Ambiguous(_)));
-        assert_eq!(lookup(OPTIONS, "whi"), Lookup::Found(WHITE_TO_PLAY));
+        let de = &GERMAN;
+        assert_eq!(de.keyword("anfa"), Lookup::Found(Keyword::BeginProblem));
+        assert_eq!(de.keyword("quel"), Lookup::Found(Keyword::Origin));
+        assert_eq!(de.keyword("ford"), Lookup::Found(Keyword::Stipulation));
+        assert_eq!(de.keyword("stei"), Lookup::Found(Keyword::Pieces));
+        assert_eq!(de.keyword("weiter"), Lookup::Found(Keyword::NextProblem));
+        assert_eq!(de.keyword("ende"), Lookup::Found(Keyword::EndProblem));
+        assert_eq!(de.keyword("zwilling"), Lookup::Found(Keyword::Twin));
+        // `auto` fits Autor only; `au` fits Autor and Auszeichnung.
+        assert_eq!(de.keyword("auto"), Lookup::Found(Keyword::Author));
+        assert!(matches!(de.keyword("au"), Lookup::Ambiguous(_)));
+        let vari = lookup(de.option_table(), "vari");
+        assert!(matches!(vari, Lookup::Found(spec) if spec == SPECS[3]));
+        let fr = &FRENCH;
+        assert_eq!(fr.keyword("enonce"), Lookup::Found(Keyword::Stipulation));
+        assert_eq!(fr.keyword("asuivre"), Lookup::Found(Keyword::NextProblem));
+        assert_eq!(Language::of_begin("debut"), Some(&FRENCH));
+        assert_eq!(Language::of_begin("anf"), Some(&GERMAN));
+        assert_eq!(Language::of_begin("an"), None);
     }
 
     #[test]
     fn piece_words_follow_popeye() {
+        let en = &ENGLISH;
         assert_eq!(
-            piece_word("pa2b3"),
+            piece_word("pa2b3", en, false),
             PieceWord::Pieces {
                 walk: "p",
                 squares: vec![Square::A2, Square::B3]
             }
         );
         assert_eq!(
-            piece_word("gra1"),
+            piece_word("gra1", en, false),
             PieceWord::Pieces {
                 walk: "gr",
                 squares: vec![Square::A1]
             }
         );
-        assert_eq!(piece_word("S"), PieceWord::Walk("S"));
-        assert_eq!(piece_word("Kz9"), PieceWord::Other);
-        assert_eq!(piece_word("bla"), PieceWord::Colour(Colour::Black));
-        assert_eq!(piece_word("stipulation"), PieceWord::Other);
+        assert_eq!(piece_word("S", en, true), PieceWord::Walk("S"));
+        assert_eq!(piece_word("Kz9", en, false), PieceWord::Other);
+        assert_eq!(
+            piece_word("bla", en, false),
+            PieceWord::Colour(Colour::Black)
+        );
+        assert_eq!(
+            piece_word("wh", en, false),
+            PieceWord::Colour(Colour::White)
+        );
+        // A lone letter before squares is a piece, though it abbreviates black.
+        assert_eq!(piece_word("b", en, true), PieceWord::Walk("b"));
+        assert_eq!(piece_word("b", en, false), PieceWord::Colour(Colour::Black));
+        assert_eq!(
+            piece_word("schw", &GERMAN, false),
+            PieceWord::Colour(Colour::Black)
+        );
+        assert_eq!(piece_word("stipulation", en, false), PieceWord::Other);
+        assert_eq!(popeye_role("t", &GERMAN), Ok(Role::Rook));
+        assert_eq!(popeye_role("c", &FRENCH), Ok(Role::Knight));
+        assert!(
+            popeye_role("s", &FRENCH).is_err(),
+            "French s is the grasshopper"
+        );
     }
 
     #[test]
     fn forsyth_reads_popeye_notation() {
-        let board = parse_forsyth("8/8/8/8/8/8/8/K1k5").unwrap();
+        let en = &ENGLISH;
+        let board = parse_forsyth("8/8/8/8/8/8/8/K1k5", en).unwrap();
         assert_eq!(board.to_string(), "8/8/8/8/8/8/8/K1k5");
-        let board = parse_forsyth("s7/16/+k").unwrap_err();
-        assert_eq!(board.0, 3);
-        let board = parse_forsyth("16s15+k").unwrap();
+        let board = parse_forsyth("16s15+k", en).unwrap();
         assert_eq!(
             board.piece_at(Square::A6),
             Some(Role::Knight.of(Color::Black))
@@ -575,11 +685,24 @@ mod tests {
             board.piece_at(Square::A4),
             Some(Role::King.of(Color::White))
         );
+        // Digits run across ranks and `/` only marks them: ranks may be short.
+        let board = parse_forsyth("56/BK4bk/", en).unwrap();
+        assert_eq!(board.to_string(), "8/8/8/8/8/8/8/BK4bk");
+        let board = parse_forsyth("s7/16/+k", en).unwrap();
+        assert_eq!(
+            board.piece_at(Square::A5),
+            Some(Role::King.of(Color::White))
+        );
         assert!(matches!(
-            parse_forsyth("n7").unwrap_err().1,
+            parse_forsyth("n7", en).unwrap_err().1,
             ParseErrorKind::Unsupported(_)
         ));
-        assert_eq!(parse_forsyth("9/8/8/8/8/8/8/8").unwrap_err().0, 0);
+        // German letters in a German file.
+        let board = parse_forsyth("k7/8/8/8/8/8/8/T3K3", &GERMAN).unwrap();
+        assert_eq!(board.to_string(), "k7/8/8/8/8/8/8/R3K3");
+        // Squares skipped past h1 are harmless, a piece there is not.
+        assert!(parse_forsyth("9/8/8/8/8/8/8/8", en).is_ok());
+        assert_eq!(parse_forsyth("64K", en).unwrap_err().0, 2);
     }
 
     #[test]
@@ -587,7 +710,7 @@ mod tests {
         let mut words = TextWords::new("nocastling a1e8 enpassant d7d6d5 var maxsol 2");
         let mut rules = Rules::default();
         let at = Location { line: 1, column: 1 };
-        while let Some(effect) = read_option(&mut words).unwrap() {
+        while let Some(effect) = read_option(&mut words, &ENGLISH).unwrap() {
             rules.add(effect, at);
         }
         assert_eq!(
@@ -600,7 +723,7 @@ mod tests {
         );
         assert_eq!(rules.ep_square, Some(Square::D6));
         let mut words = TextWords::new("enpassant d5");
-        assert!(read_option(&mut words).is_err());
+        assert!(read_option(&mut words, &ENGLISH).is_err());
     }
 
     #[test]
