@@ -11,8 +11,13 @@ fn main() {
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     let mut dirs: Vec<std::path::PathBuf> = std::env::args().skip(1).map(Into::into).collect();
     while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a folder") {
-            let path = entry.expect("an entry").path();
+        let paths: Vec<std::path::PathBuf> = if dir.is_dir() {
+            let entries = std::fs::read_dir(&dir).expect("a folder");
+            entries.map(|e| e.expect("an entry").path()).collect()
+        } else {
+            vec![dir]
+        };
+        for path in paths {
             if path.is_dir() {
                 dirs.push(path);
                 continue;

@@ -326,18 +326,3 @@ impl Language {
         names.join(", ")
     }
 }
-
-/// True for the commands whose text runs to the end of the line.
-pub(super) fn takes_rest_of_line(keyword: Keyword) -> bool {
-    matches!(
-        keyword,
-        Keyword::Remark
-            | Keyword::Author
-            | Keyword::Origin
-            | Keyword::Protocol
-            | Keyword::Title
-            | Keyword::LaTeX
-            | Keyword::LaTeXPieces
-            | Keyword::Award
-    )
-}

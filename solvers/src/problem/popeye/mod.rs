@@ -96,16 +96,26 @@ struct Draft {
 
 /// Reads the commands of one problem up to `endproblem`, `next`, or the end.
 /// Returns the draft (or the first error), how it ended, and where.
+///
+/// After an error the problem is still read to its end, command by command,
+/// so that its end is found where Popeye would find it: only the words that
+/// follow the faulty command up to the next command are skipped (the
+/// arguments of a condition cookd does not know, say).
 fn read_problem(
     lexer: &mut Lexer<'_>,
     language: &Language,
 ) -> (Result<Draft, Located>, End, Location) {
     let mut draft = Draft::default();
+    let mut first_error: Option<Located> = None;
+    let mut fail = |error: Located, lexer: &mut Lexer<'_>| {
+        first_error.get_or_insert(error);
+        skip_to_command(lexer, language);
+    };
     loop {
         let Some(word) = lexer.peek() else {
             let kind = ParseErrorKind::UnexpectedEnd("endproblem (or next) to close the problem");
             let eof = lexer.end_of_file();
-            return (Err((eof, kind)), End::Eof, eof);
+            return (Err(first_error.unwrap_or((eof, kind))), End::Eof, eof);
         };
         let keyword = match language.keyword(word.text) {
             Lookup::Found(keyword) => keyword,
@@ -115,7 +125,9 @@ fn read_problem(
                     word.text,
                     names.join(", ")
                 );
-                return skip_after(lexer, syntax(word.at, message), language);
+                lexer.bump();
+                fail(syntax(word.at, message), lexer);
+                continue;
             }
             Lookup::NotFound => {
                 let message = format!(
@@ -124,54 +136,43 @@ fn read_problem(
                     language.expected_keywords(),
                     language.name
                 );
-                return skip_after(lexer, syntax(word.at, message), language);
+                lexer.bump();
+                fail(syntax(word.at, message), lexer);
+                continue;
             }
         };
         if keyword == Keyword::BeginProblem {
             let message = "beginproblem inside a problem: expected endproblem first".to_owned();
-            return (Err(syntax(word.at, message)), End::Begin, word.at);
+            let error = first_error.unwrap_or(syntax(word.at, message));
+            return (Err(error), End::Begin, word.at);
         }
         lexer.bump();
-        match keyword {
-            Keyword::EndProblem => return (Ok(draft), End::Closed, word.at),
-            Keyword::NextProblem => return (Ok(draft), End::Next, word.at),
+        let end = match keyword {
+            Keyword::EndProblem => End::Closed,
+            Keyword::NextProblem => End::Next,
             _ => {
                 if let Err(error) = command(keyword, &word, lexer, &mut draft, language) {
-                    return skip_after(lexer, error, language);
+                    fail(error, lexer);
                 }
+                continue;
             }
-        }
+        };
+        let result = match first_error {
+            Some(error) => Err(error),
+            None => Ok(draft),
+        };
+        return (result, end, word.at);
     }
 }
 
-/// After an error, skips the rest of the problem so that the next one can
-/// be read.
-fn skip_after(
-    lexer: &mut Lexer<'_>,
-    error: Located,
-    language: &Language,
-) -> (Result<Draft, Located>, End, Location) {
-    let at = error.0;
-    loop {
-        let Some(word) = lexer.peek() else {
-            return (Err(error), End::Eof, lexer.end_of_file());
-        };
-        let keyword = match language.keyword(word.text) {
-            Lookup::Found(keyword) => Some(keyword),
-            _ => None,
-        };
-        if keyword == Some(Keyword::BeginProblem) {
-            return (Err(error), End::Begin, at);
+/// Skips words up to the next command: a keyword of three letters or more
+/// (shorter abbreviations are too likely to be arguments: `cond vault n`).
+fn skip_to_command(lexer: &mut Lexer<'_>, language: &Language) {
+    while let Some(word) = lexer.peek() {
+        if word.text.chars().count() >= 3 && language.is_keyword(word.text) {
+            break;
         }
         lexer.bump();
-        match keyword {
-            Some(Keyword::EndProblem) => return (Err(error), End::Closed, at),
-            Some(Keyword::NextProblem) => return (Err(error), End::Next, at),
-            Some(k) if takes_rest_of_line(k) => {
-                lexer.rest_of_line();
-            }
-            _ => {}
-        }
     }
 }
 
@@ -260,9 +261,11 @@ fn command(
             }
             // Piece names for the LaTeX diagram: a piece of one or two
             // letters, its abbreviation, its full name to the end of the line.
+            // Popeye takes any word of one or two characters here for a
+            // piece, keyword abbreviations (`z`, `p`) included.
             while lexer
                 .peek()
-                .is_some_and(|w| w.text.len() <= 2 && !language.is_keyword(w.text))
+                .is_some_and(|w| w.text.len() <= 2 && w.text.chars().all(|c| c.is_ascii_alphanumeric()))
             {
                 lexer.bump();
                 lexer.bump();

@@ -174,6 +174,12 @@ fn piece_shape(text: &str) -> PieceWord<'_> {
 
 /// The error for a word that should have been a piece.
 pub(super) fn bad_piece(word: &Word<'_>, language: &Language) -> Located {
+    // Popeye's hunters: `s/bb8` moves forward as a knight, back as a bishop.
+    if let Some(slash) = word.text.find('/').filter(|&i| i <= 2) {
+        let walk = &word.text[..(slash + 3).min(word.text.len())];
+        let message = format!("fairy piece {walk} (a hunter)");
+        return (word.at, ParseErrorKind::Unsupported(message));
+    }
     let first = word.text.chars().next().unwrap_or(' ');
     let letters: String = language
         .letters
@@ -227,9 +233,12 @@ pub(super) fn read_pieces<'a>(
         names.join(" or ")
     };
     while let Some(word) = words.peek() {
-        let squares_follow = words
-            .peek_after()
-            .is_some_and(|w| square_list(w.text).is_some());
+        // A group starts with its colour (`wh b3d4`: white, then a piece);
+        // inside it Popeye reads pieces first (`b a2`: a bishop).
+        let squares_follow = colour.is_some()
+            && words
+                .peek_after()
+                .is_some_and(|w| square_list(w.text).is_some());
         let kind = piece_word(word.text, language, squares_follow);
         let color = match (&kind, colour) {
             (PieceWord::Colour(c), _) => {
