@@ -1,31 +1,38 @@
-//! Format: Popeye input, orthodox subset.
+//! Format: Popeye input, orthodox subset, in Popeye's three languages.
 //!
 //! ```text
-//! beginproblem
-//! author   Samuel Loyd
-//! origin   Chess Monthly 1857
-//! pieces   white Kb1 Qd1 Sc3 black Ka3 pa4b5
-//! stipulation #2
-//! option   variations nocastling a1
-//! next
-//! forsyth  8/8/8/8/8/8/8/K1k5
-//! stipulation h#2
-//! endproblem
+//! beginproblem                      anfangproblem
+//! author   Samuel Loyd              autor   Samuel Loyd
+//! origin   Chess Monthly 1857       quelle  Chess Monthly 1857
+//! pieces   white Kb1 Qd1 Sc3        steine  weiss Kb1 Dd1 Sc3
+//!          black Ka3 pa4b5                  schwarz Ka3 ba4b5
+//! stipulation #2                    forderung #2
+//! option   variations               option  varianten
+//! twin     move b1 c1               zwilling versetze b1 c1
+//! endproblem                        endeproblem
 //! ```
 //!
 //! Popeye input is a stream of whitespace-separated words; line breaks only
 //! matter for the text commands (`author`, `origin`, `title`, `remark`,
-//! `award`, `protocol`), whose text runs to the end of their line. Keywords
-//! and option names are case-insensitive and may be abbreviated to any
-//! unambiguous prefix of at least three letters (`begi`, `stip`, `opti`).
-//! Several problems are joined by `next` (`nextproblem`) or given as several
-//! `beginproblem … endproblem` blocks.
+//! `award`, `protocol`), whose text runs to the end of their line. The word
+//! that opens a problem (`beginproblem`, `anfangproblem`, `debutprobleme`)
+//! sets the language of every later keyword, option, colour, piece letter
+//! and twinning command (`keywords.rs`: the tables are Popeye's). Words
+//! are case-insensitive and may be abbreviated to any prefix that fits one
+//! entry of the table Popeye looks them up in (`stip`, `ford`, `wh`).
+//! Several problems are joined by `next` (`weiteresproblem`, `asuivre`) or
+//! given as several `beginproblem … endproblem` blocks.
 //!
-//! Pieces use Popeye's English letters: K Q R B **S** P. `N` is Popeye's
-//! nightrider, a fairy piece, and is refused with a hint. A piece letter may
-//! be followed by several squares (`pa2b3c4`) or stand alone before them
-//! (`s a1b2`). `forsyth` reads Popeye's Forsyth notation (also `S` for
-//! knights, `/` between ranks).
+//! Pieces use the language's letters: K Q R B **S** P in English (`N` is
+//! Popeye's nightrider, a fairy piece, and is refused with a hint), K D T L
+//! S B in German, R D T F C P in French. A piece letter may be followed by
+//! several squares (`pa2b3c4`) or stand alone before them (`s a1b2`).
+//! `forsyth` reads Popeye's Forsyth notation as Popeye does: empty squares
+//! run on across ranks and `/` is only for the eye (`56/BK4bk/`).
+//!
+//! Twins (`twin`, `zwilling`, `jumeau`; `twins.rs`) make one problem each,
+//! labelled a), b), …; `zeroposition` makes the diagram a zero position
+//! that is not solved itself.
 //!
 //! Side to move: White, except helpmates of whole moves (`h#2`: Black
 //! begins). Popeye's option `WhiteToPlay` (also accepted as `whitebegins`) on
@@ -38,10 +45,12 @@
 //! skipped square becomes the en-passant square.
 //!
 //! Refused (an `Unsupported` error naming the word and its place): fairy
-//! pieces, neutral pieces and piece attributes, `condition`, `twin` and
-//! `zeroposition`, `sstipulation`, and options that change what is solved
-//! (`duplex`, `halfduplex`, `quodlibet`, `goalisend`, `nullmoves`,
-//! `castlingmutuallyexclusive`).
+//! pieces (hunters included), neutral pieces and piece attributes,
+//! `condition` (also as a twin), `sstipulation`, and options that change
+//! what is solved (`duplex`, `halfduplex`, `quodlibet`, `goalisend`,
+//! `nullmoves`, `castlingmutuallyexclusive`). After such an error the
+//! problem is still read command by command, so that it ends where Popeye
+//! ends it.
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Setup, Square};
 
@@ -88,8 +97,9 @@ struct Draft {
     stipulation: Option<(Stipulation, Location)>,
     board: Option<Board>,
     rules: Rules,
-    /// The twins, in order; none for a problem without twins.
-    twins: Vec<TwinSpec>,
+    /// The twins, in order, each read or refused on its own; none for a
+    /// problem without twins.
+    twins: Vec<Result<TwinSpec, Located>>,
     /// The diagram is a zero position: only its twins are problems.
     zero_position: bool,
 }
@@ -263,10 +273,9 @@ fn command(
             // letters, its abbreviation, its full name to the end of the line.
             // Popeye takes any word of one or two characters here for a
             // piece, keyword abbreviations (`z`, `p`) included.
-            while lexer
-                .peek()
-                .is_some_and(|w| w.text.len() <= 2 && w.text.chars().all(|c| c.is_ascii_alphanumeric()))
-            {
+            while lexer.peek().is_some_and(|w| {
+                w.text.len() <= 2 && w.text.chars().all(|c| c.is_ascii_alphanumeric())
+            }) {
                 lexer.bump();
                 lexer.bump();
                 lexer.rest_of_line();
@@ -284,7 +293,11 @@ fn command(
             return Err((word.at, ParseErrorKind::Unsupported(message)));
         }
         Keyword::Twin => {
-            let twin = read_twin(lexer, language, word.at, false)?;
+            // A twin cookd cannot read is refused alone; the others stand.
+            let twin = read_twin(lexer, language, word.at, false);
+            if twin.is_err() {
+                skip_to_command(lexer, language);
+            }
             draft.twins.push(twin);
         }
         Keyword::ZeroPosition => {
@@ -296,7 +309,7 @@ fn command(
             // The commands after it make twin a (there may be none).
             let twin = read_twin(lexer, language, word.at, true)?;
             if !twin.changes.is_empty() {
-                draft.twins.push(twin);
+                draft.twins.push(Ok(twin));
             }
         }
         Keyword::BeginProblem | Keyword::EndProblem | Keyword::NextProblem => {}
@@ -738,5 +751,152 @@ mod tests {
         let h2: Stipulation = "h#2".parse().unwrap();
         assert_eq!(rules.stipulation(h2).unwrap(), "h#1.5".parse().unwrap());
         assert!(rules.stipulation("h#2.5".parse().unwrap()).is_err());
+    }
+
+    fn read_all(text: &str) -> Vec<Result<Problem, ParseError>> {
+        crate::problem::parse("t.inp", text.as_bytes())
+    }
+
+    fn fen(problem: &Problem) -> String {
+        problem.setup.board.to_string()
+    }
+
+    #[test]
+    fn german_and_french_input_read_as_english() {
+        let english = "beginproblem\nauthor A. B.\npieces white ke1 qd1 rh1 bc1 sb1 pa2 black ke8\nstipulation #2\noption variations\nendproblem\n";
+        let german = "anfa\nauto A. B.\nstei weis ke1 dd1 th1 lc1 sb1 ba2 schw ke8\nford #2\nopti vari\nende\n";
+        let french = "debutprobleme\nauteur A. B.\npieces blanc re1 dd1 th1 fc1 cb1 pa2 noir re8\nenonce #2\noption variantes\nfinprobleme\n";
+        let read = |text: &str| read_all(text).remove(0).unwrap();
+        let reference = read(english);
+        for text in [german, french] {
+            let problem = read(text);
+            assert_eq!(fen(&problem), fen(&reference), "{text}");
+            assert_eq!(problem.stipulation, reference.stipulation);
+            assert_eq!(problem.options, vec!["variations".to_owned()]);
+            assert_eq!(problem.authors, reference.authors);
+            // Writers keep English.
+            assert!(to_popeye(&problem).starts_with("beginproblem\n"));
+        }
+        // `pieces wh kc6 sc5 pa6`: colours abbreviate too.
+        let short = read("begin\npieces wh kc6 sc5 pa6 bl ka8\nstip #1\nend\n");
+        assert_eq!(fen(&short), "k7/8/P1K5/2N5/8/8/8/8");
+        // A German file's English keyword is an error naming the language.
+        let mixed = read_all("anfangproblem\npieces white ke1\nende\n").remove(0);
+        let message = mixed.unwrap_err().to_string();
+        assert!(message.contains("German keywords"), "{message}");
+    }
+
+    #[test]
+    fn latin1_files_are_read() {
+        let mut bytes = b"anfangproblem\nautor Torsten Lin".to_vec();
+        bytes.push(0xe9); // é in Latin-1
+        bytes.extend_from_slice(b"\nforderung #1\nsteine weiss kc1 tb8 schwarz ka1\nende\n");
+        let problem = crate::problem::parse("latin1.inp", &bytes)
+            .remove(0)
+            .unwrap();
+        assert_eq!(problem.authors, vec!["Torsten Lin\u{e9}".to_owned()]);
+    }
+
+    #[test]
+    fn twins_derive_from_the_diagram_or_the_twin_before() {
+        let text = "anfangproblem\nforderung h#2\nsteine weiss kc1 tb4 sd3 schwarz ka3 da6 ba4\n\
+                    zwilling versetze c1 c2\nzwilling ferner tausche b4 d3\n\
+                    zwilling hinzufuegen schwarz ta6\nzwilling entferne a4 forderung h#1\n\
+                    zwilling drehung 90\nzwilling spiegelung a1<-->h1\n\
+                    zwilling verschiebung a3 b3\nzwilling farbwechsel\nzwilling ersetze t l\nende\n";
+        let problems: Vec<Problem> = read_all(text).into_iter().map(Result::unwrap).collect();
+        let twins: Vec<(String, String, String)> = problems
+            .iter()
+            .map(|p| {
+                let twin = p.twin.clone().unwrap();
+                (twin.heading(), fen(p), p.stipulation.to_string())
+            })
+            .collect();
+        let expected = [
+            ("a) diagram", "8/8/q7/8/pR6/k2N4/8/2K5", "h#2"),
+            ("b) wKc1-->c2", "8/8/q7/8/pR6/k2N4/2K5/8", "h#2"),
+            // Continued: on b), the knight and rook swap.
+            ("+c) wRb4<-->wSd3", "8/8/q7/8/pN6/k2R4/2K5/8", "h#2"),
+            // `add` replaces the queen: Popeye overwrites.
+            ("d) +bRa6", "8/8/r7/8/pR6/k2N4/8/2K5", "h#2"),
+            ("e) -bPa4 h#1", "8/8/q7/8/1R6/k2N4/8/2K5", "h#1"),
+            // Popeye's rotation by 90 takes a1 to h1 and h1 to h8 (c1 to h3).
+            ("f) rotate 90", "8/8/8/8/5N2/7K/4R3/2q1pk2", "h#2"),
+            ("g) mirror a1<-->h1", "8/8/7q/8/6Rp/4N2k/8/5K2", "h#2"),
+            ("h) shift a3 b3", "8/8/1q6/8/1pR5/1k2N3/8/3K4", "h#2"),
+            ("i) PolishType", "8/8/Q7/8/Pr6/K2n4/8/2k5", "h#2"),
+            ("j) R ==> B", "8/8/q7/8/pB6/k2N4/8/2K5", "h#2"),
+        ];
+        let expected: Vec<(String, String, String)> = expected
+            .iter()
+            .map(|(h, f, s)| (h.to_string(), f.to_string(), s.to_string()))
+            .collect();
+        assert_eq!(twins, expected);
+        assert!(problems.iter().all(|p| p.origin.entry == 0));
+        let indices: Vec<usize> = problems.iter().map(|p| p.origin.index).collect();
+        assert_eq!(indices, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn twin_faults_are_placed_and_fairy_twins_refused() {
+        let text = "beginproblem\nstipulation #2\npieces white kc1 rb4 black ka3\n\
+                    twin move d5 d6\ntwin condition circe\ntwin substitute r g\nendproblem\n\
+                    beginproblem\nstipulation #2\npieces white kc1 black ka3\nendproblem\n";
+        let results = read_all(text);
+        assert_eq!(results.len(), 5);
+        assert!(results[0].is_ok());
+        let error = |i: usize| results[i].clone().unwrap_err();
+        assert_eq!(error(1).location, Location { line: 4, column: 6 });
+        assert!(
+            error(1).kind.to_string().contains("d5 is empty"),
+            "{}",
+            error(1)
+        );
+        assert_eq!(
+            error(2).kind,
+            ParseErrorKind::Unsupported("twin by condition circe".into())
+        );
+        assert_eq!(
+            error(2).location,
+            Location {
+                line: 5,
+                column: 16
+            }
+        );
+        assert_eq!(
+            error(3).kind,
+            ParseErrorKind::Unsupported("fairy piece g".into())
+        );
+        let next = results[4].clone().unwrap();
+        assert_eq!(
+            (next.origin.entry, next.origin.index, next.twin),
+            (1, 4, None)
+        );
+    }
+
+    #[test]
+    fn zero_position_is_not_a_twin() {
+        let text = "beginproblem\nstipulation #2\npieces white kc1 rb4 black ka3\n\
+                    zeroposition move b4 b5\ntwin move b4 b6\nendproblem\n";
+        let problems: Vec<Problem> = read_all(text).into_iter().map(Result::unwrap).collect();
+        let headings: Vec<String> = problems
+            .iter()
+            .map(|p| p.twin.clone().unwrap().heading())
+            .collect();
+        assert_eq!(headings, ["a) wRb4-->b5", "b) wRb4-->b6"]);
+    }
+
+    #[test]
+    fn an_unknown_condition_does_not_end_the_problem_early() {
+        // `n` abbreviates `nextproblem`, but here it is the condition's argument.
+        let text = "beginproblem\nforsyth 8/8/8/8/8/8/8/K1k5\nstip h#4\ncond vault n\n\nnext\n\
+                    forsyth 56/BK4bk/\nstip h#2\nend\n";
+        let results = read_all(text);
+        assert_eq!(results.len(), 2);
+        assert!(matches!(
+            results[0].clone().unwrap_err().kind,
+            ParseErrorKind::Unsupported(_)
+        ));
+        assert_eq!(fen(results[1].as_ref().unwrap()), "8/8/8/8/8/8/8/BK4bk");
     }
 }

@@ -469,7 +469,7 @@ pub(crate) fn label(index: usize) -> String {
 pub(crate) fn expand(
     zero: Position,
     zero_position: bool,
-    specs: &[TwinSpec],
+    specs: &[Result<TwinSpec, Located>],
 ) -> Vec<Result<(Position, Twin), Located>> {
     let mut twins = Vec::new();
     if !zero_position {
@@ -485,6 +485,13 @@ pub(crate) fn expand(
     }
     let mut previous = zero.clone();
     for spec in specs {
+        let spec = match spec {
+            Ok(spec) => spec,
+            Err(error) => {
+                twins.push(Err(error.clone()));
+                continue;
+            }
+        };
         let base = if spec.continued {
             previous.clone()
         } else {

@@ -20,7 +20,7 @@ pub(super) struct Entry {
     pub(super) stated: Stated,
     /// The twins (`twins: {b: Move e1 d1, c: Continued Remove c3}`), in
     /// Popeye's English twinning commands.
-    pub(super) twins: Vec<TwinSpec>,
+    pub(super) twins: Vec<Result<TwinSpec, super::super::popeye::Located>>,
 }
 
 /// Text of a scalar key, for messages and lookups.
@@ -404,7 +404,10 @@ pub(super) fn read_options(value: &Value, here: &[Step], rules: &mut Rules) -> R
 
 /// yacpdb's `twins:` map (label to twinning commands, e.g. `b: Move e1 d1`)
 /// or list of commands; the twins come in the order written.
-pub(super) fn read_twins(value: &Value, here: &[Step]) -> Result<Vec<TwinSpec>, Fault> {
+pub(super) fn read_twins(
+    value: &Value,
+    here: &[Step],
+) -> Result<Vec<Result<TwinSpec, super::super::popeye::Located>>, Fault> {
     let texts: Vec<(String, Pointer)> = match value {
         Value::Null => Vec::new(),
         Value::Mapping(map) => map
@@ -442,7 +445,7 @@ pub(super) fn read_twins(value: &Value, here: &[Step]) -> Result<Vec<TwinSpec>, 
             let message = format!("expected a twinning command (move, exchange, add, remove, substitute, rotate, mirror, shift, polishtype, stipulation, continued), found {:?}", word.text);
             return Err(syntax(located(word.at.column), &message));
         }
-        twins.push(twin);
+        twins.push(Ok(twin));
     }
     Ok(twins)
 }

@@ -21,7 +21,9 @@
 //! `authors` (a list or one name), `source` (text, or yacpdb's mapping with
 //! `name`, `issue`, `date`…, which is rendered to one line), `id`,
 //! `solution`, `intended-solutions`, `options` (Popeye options, read as in
-//! [`popeye`](super::popeye)) and `twins` (refused unless empty). `comments`,
+//! [`popeye`](super::popeye)) and `twins` (a map from twin label to Popeye's
+//! English twinning commands, `{b: Move e1 d1, c: Continued Remove c3}`,
+//! each twin a problem of its own). `comments`,
 //! `keywords` and `award` are accepted and ignored; any other key is an
 //! error naming it.
 //!
