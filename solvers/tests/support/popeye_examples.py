@@ -10,7 +10,8 @@ cookd reads (`SHOW_OK=1 popeye_probe FILE` prints `OK file entry stip`).
 For each example file named (paths relative to POPEYE_SOURCE), the problems
 cookd reads are copied verbatim, each headed by a remark naming its source,
 into tests/data/popeye/<folder>-<name>.inp, and the reference's expected
-output (REGRESSIONTESTS/<name>.out, whose problems come in the file's order)
+output (REGRESSIONTESTS/<name>.out for BEISPIEL/, <name>.ref for EXAMPLES/,
+whose problems come in the file's order)
 is reduced to the keys or solutions of each twin in expected.csv:
 
     file,entry,twin,stipulation,first,moves
@@ -153,7 +154,10 @@ def main():
                              if l.startswith("OK ")})
         problems = blocks(text)
         name = os.path.splitext(os.path.basename(rel))[0]
+        # BEISPIEL's expected output is <name>.out, EXAMPLES' <name>.ref.
         out_path = os.path.join(source, "REGRESSIONTESTS", name + ".out")
+        if rel.startswith("EXAMPLES/"):
+            out_path = os.path.join(source, "REGRESSIONTESTS", name + ".ref")
         out_sections = sections(open(out_path, encoding="latin-1").read())
         assert len(out_sections) == len(problems), (rel, len(out_sections), len(problems))
         first_word = text.split()[0]
