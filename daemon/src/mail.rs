@@ -498,11 +498,14 @@ mod tests {
     #[test]
     fn a_cooked_twin_cooks_the_entry_and_each_twin_has_its_own_mail() {
         let file = "beginproblem\npieces white kg1 ra1 black kh8 pg7h7\nstipulation #1\n\
-                    twin add white rb2\nendproblem\n";
+                    twin add white rb2\ntwin condition circe\nnext\n\
+                    pieces white kg1 ra1 black kh8 pg7h7\nstipulation #1\nendproblem\n";
         let verdicts =
             crate::pipeline::judge_file("tw.pop", file.as_bytes(), &Config::builtin().stages);
         let ids: Vec<_> = verdicts.iter().map(|v| v.id.as_str()).collect();
-        assert_eq!(ids, ["tw.0a", "tw.0b"]);
+        assert_eq!(ids, ["tw.0a", "tw.0b", "tw.0c", "tw.1"]);
+        // A twin refused alone has its twin's id too.
+        assert_eq!(verdicts[2].verdict, Kind::Error);
         assert_eq!(verdicts[0].verdict, Kind::Sound, "{:?}", verdicts[0]);
         assert_eq!(verdicts[1].verdict, Kind::Cooked, "{:?}", verdicts[1]);
         assert_eq!(verdicts[1].twin.as_ref().unwrap().derivation, "+wRb2");

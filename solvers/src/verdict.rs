@@ -241,6 +241,9 @@ impl Verdict {
     /// The `error` verdict for input that could not be read.
     pub fn for_error(error: &ParseError) -> Verdict {
         let mut verdict = Verdict::blank(&error.file, error.index, Kind::Error);
+        if let Some((entry, label)) = &error.twin {
+            verdict.id = format!("{}{label}", default_id(&error.file, *entry));
+        }
         verdict.error = Some(error.to_string());
         verdict
     }

@@ -383,6 +383,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                 column: column_of(line, spot.offset),
             },
             index,
+            twin: None,
             kind: spot.kind,
         });
         results.push(result.map(|fields| fields.into_problem(origin)));

@@ -144,6 +144,9 @@ pub struct ParseError {
     pub location: Location,
     /// 0-based position of the problem the error belongs to.
     pub index: usize,
+    /// For a twin refused alone: its entry (0-based) and label, which make
+    /// its id (`x.0c`) as they make the other twins'.
+    pub twin: Option<(usize, String)>,
     pub kind: ParseErrorKind,
 }
 
@@ -200,6 +203,7 @@ pub fn parse(name: &str, content: &[u8]) -> Vec<Result<Problem, ParseError>> {
             file: name.to_owned(),
             location,
             index: 0,
+            twin: None,
             kind,
         })]
     };

@@ -41,6 +41,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
             file: name.to_owned(),
             location: Location { line, column },
             index,
+            twin: None,
             kind,
         };
         let fen = match read_fen_line(fen_line) {

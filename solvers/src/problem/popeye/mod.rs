@@ -72,7 +72,7 @@ use keywords::{FRENCH, GERMAN};
 use options::*;
 pub(crate) use options::{read_option, Located, Rules};
 use pieces::*;
-pub(crate) use twins::{expand, read_twin, Position, TwinSpec};
+pub(crate) use twins::{expand, label, read_twin, Position, TwinSpec};
 use words::*;
 pub(crate) use words::{TextWords, Word, Words};
 
@@ -372,12 +372,19 @@ fn read_options(
     }
 }
 
+/// A twin refused on its own, with its entry and label when the problem
+/// has twins.
+pub(crate) struct TwinError {
+    pub error: Located,
+    pub label: Option<(usize, String)>,
+}
+
 /// Turns a finished draft into its problems: one, or one per twin.
 fn finish(
     draft: Draft,
     end: Location,
     origin: &Origin,
-) -> Result<Vec<Result<Problem, Located>>, Located> {
+) -> Result<Vec<Result<Problem, TwinError>>, Located> {
     let Some((stipulation, _)) = draft.stipulation else {
         let kind = ParseErrorKind::Missing(
             "stipulation: expected a line like `stipulation #2` before the end of the problem",
@@ -396,8 +403,17 @@ fn finish(
         .into_iter()
         .enumerate()
         .map(|(i, twin)| {
-            let (position, twin) = twin?;
-            let stipulation = draft.rules.stipulation(position.stipulation)?;
+            // A twin refused alone keeps its label for its id.
+            let label = twinned.then(|| (origin.entry, twins::label(i)));
+            let refused = |error: Located| TwinError {
+                error,
+                label: label.clone(),
+            };
+            let (position, twin) = twin.map_err(refused)?;
+            let stipulation = draft
+                .rules
+                .stipulation(position.stipulation)
+                .map_err(refused)?;
             let setup = draft.rules.setup(position.board, stipulation);
             Ok(Problem {
                 origin: Origin {
@@ -452,6 +468,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
         file: name.to_owned(),
         location,
         index,
+        twin: None,
         kind,
     };
     let opens = |word: &str| {
@@ -488,7 +505,13 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                 Ok(problems) => {
                     for problem in problems {
                         let index = results.len();
-                        results.push(problem.map_err(|(at, kind)| error(at, index, kind)));
+                        results.push(problem.map_err(|refused| {
+                            let (at, kind) = refused.error;
+                            ParseError {
+                                twin: refused.label,
+                                ..error(at, index, kind)
+                            }
+                        }));
                     }
                 }
                 Err((location, kind)) => results.push(Err(error(location, origin.index, kind))),

@@ -47,8 +47,8 @@ use yaml_serde::{Mapping, Value};
 
 use super::fenline::{full_fen, parse_fen_at, skip_blanks, ParsedFen};
 use super::popeye::{
-    expand, read_option, read_twin, rule_options, Position, Rules, TextWords, TwinSpec, Words,
-    ENGLISH,
+    expand, label, read_option, read_twin, rule_options, Position, Rules, TextWords, TwinSpec,
+    Words, ENGLISH,
 };
 use super::{
     default_castling_rights, Location, Origin, ParseError, ParseErrorKind, Problem, Stated,
@@ -108,6 +108,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
             file: name.to_owned(),
             location,
             index: 0,
+            twin: None,
             kind: ParseErrorKind::Syntax(message),
         })];
     }
@@ -122,6 +123,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
         file: name.to_owned(),
         location,
         index,
+        twin: None,
         kind,
     };
     for (doc, deserializer) in yaml_serde::Deserializer::from_str(text).enumerate() {
@@ -184,10 +186,17 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
             entry_number += 1;
             match read {
                 Ok((stipulation, setup, entry)) => {
-                    for problem in twins_of(origin, stipulation, setup, entry) {
+                    let twinned = !entry.twins.is_empty();
+                    let number = origin.entry;
+                    let problems = twins_of(origin, stipulation, setup, entry);
+                    for (i, problem) in problems.into_iter().enumerate() {
                         let index = results.len();
                         let location = Location { line, column: 1 };
-                        results.push(problem.map_err(|(_, kind)| error(location, index, kind)));
+                        results.push(problem.map_err(|(_, kind)| ParseError {
+                            // A twin refused alone keeps its label for its id.
+                            twin: twinned.then(|| (number, label(i))),
+                            ..error(location, index, kind)
+                        }));
                     }
                 }
                 Err(fault) => {
