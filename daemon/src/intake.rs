@@ -55,6 +55,7 @@ pub fn file_error(file: &str, kind: ParseErrorKind) -> Verdict {
         file: file.to_owned(),
         location: Location { line: 1, column: 1 },
         index: 0,
+        twin: None,
         kind,
     })
 }

@@ -172,7 +172,12 @@ pub fn subject(v: &Verdict) -> String {
         },
         other => other.as_str().to_owned(),
     };
-    format!("[cookd] {problem}: {flaw}")
+    // A cook in one twin is a cook of the whole twinned entry.
+    let entry = match (&v.twin, v.verdict) {
+        (Some(twin), Kind::Cooked) => format!(" (twin {}), so the entry is cooked", twin.label),
+        _ => String::new(),
+    };
+    format!("[cookd] {problem}: {flaw}{entry}")
 }
 
 fn body(v: &Verdict, job: &str) -> String {
@@ -755,5 +760,41 @@ mod tests {
                 .count();
             assert!(dark > 60, "{name}: {dark} dark pixels");
         }
+    }
+
+    #[test]
+    fn a_cooked_twin_cooks_the_entry_and_each_twin_has_its_own_mail() {
+        let file = "beginproblem\npieces white kg1 ra1 black kh8 pg7h7\nstipulation #1\n\
+                    twin add white rb2\ntwin condition circe\nnext\n\
+                    pieces white kg1 ra1 black kh8 pg7h7\nstipulation #1\nendproblem\n";
+        let verdicts =
+            crate::pipeline::judge_file("tw.pop", file.as_bytes(), &Config::builtin().stages);
+        let ids: Vec<_> = verdicts.iter().map(|v| v.id.as_str()).collect();
+        assert_eq!(ids, ["tw.0a", "tw.0b", "tw.0c", "tw.1"]);
+        // A twin refused alone has its twin's id too.
+        assert_eq!(verdicts[2].verdict, Kind::Error);
+        assert_eq!(verdicts[0].verdict, Kind::Sound, "{:?}", verdicts[0]);
+        assert_eq!(verdicts[1].verdict, Kind::Cooked, "{:?}", verdicts[1]);
+        assert_eq!(verdicts[1].twin.as_ref().unwrap().derivation, "+wRb2");
+        let config = Config::builtin();
+        let mail = config.mail.as_ref().unwrap();
+        let json = serde_json::to_string(&verdicts[1]).unwrap();
+        let mails = compose(mail, &"ab".repeat(32), &verdicts[1], &json).unwrap();
+        let m = &mails[0];
+        assert!(
+            m.subject.ends_with("(twin b), so the entry is cooked"),
+            "{}",
+            m.subject
+        );
+        let text = String::from_utf8_lossy(&m.message);
+        assert!(text.contains("Twin: b) +wRb2"), "{text}");
+        let report = crate::report::text(&verdicts[1]);
+        assert!(report.contains("Entry: cooked"), "{report}");
+        // The twins are different problems: different messages.
+        let json_a = serde_json::to_string(&verdicts[0]).unwrap();
+        let mut sound = verdicts[0].clone();
+        sound.verdict = Kind::Cooked;
+        let other = compose(mail, &"ab".repeat(32), &sound, &json_a).unwrap();
+        assert_ne!(other[0].message_id, m.message_id);
     }
 }

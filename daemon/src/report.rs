@@ -143,6 +143,9 @@ pub fn stipulated_moves(v: &Verdict) -> Option<u32> {
 pub fn text(v: &Verdict) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "== {} ({}, problem {})", v.id, v.file, v.index + 1);
+    if let Some(twin) = &v.twin {
+        let _ = writeln!(out, "Twin: {}", twin.heading());
+    }
     if !v.authors.is_empty() {
         let _ = writeln!(out, "Author: {}", v.authors.join("; "));
     }
@@ -203,6 +206,14 @@ pub fn text(v: &Verdict) -> String {
         let _ = writeln!(out, "Note: {note}");
     }
     let _ = writeln!(out, "Verdict: {}", v.verdict);
+    if let (Some(twin), solvers::verdict::Kind::Cooked) = (&v.twin, v.verdict) {
+        // A cook in one twin is a cook of the whole entry.
+        let _ = writeln!(
+            out,
+            "Entry: cooked (twin {} is cooked, so the whole twinned entry is)",
+            twin.label
+        );
+    }
     out.push('\n');
     out
 }

@@ -12,7 +12,7 @@ use shakmaty::fen::Fen;
 
 use crate::legality;
 use crate::mate;
-use crate::problem::{ParseError, Problem};
+use crate::problem::{ParseError, Problem, Twin};
 use crate::stipulation::Stipulation;
 
 /// The one-word outcome.
@@ -162,8 +162,12 @@ pub struct Verdict {
     /// `<file stem>.<index>`, or the problem's own id when it has one.
     pub id: String,
     pub file: String,
-    /// 0-based position of the problem in its file.
+    /// 0-based position of the problem in its file (each twin counts).
     pub index: usize,
+    /// Which twin of its entry this is, and how it was derived; absent for
+    /// a problem without twins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub twin: Option<Twin>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stipulation: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -213,7 +217,8 @@ pub struct Verdict {
     pub timings_ms: BTreeMap<String, f64>,
 }
 
-/// `<file stem>.<index>`: unique within a run, stable across runs.
+/// `<file stem>.<index>`: unique within a run, stable across runs. For a
+/// twin, `index` is its entry's and the twin's label follows (`x.0b`).
 pub fn default_id(file: &str, index: usize) -> String {
     let stem = std::path::Path::new(file)
         .file_stem()
@@ -229,6 +234,7 @@ impl Verdict {
             id: default_id(file, index),
             file: file.to_owned(),
             index,
+            twin: None,
             stipulation: None,
             fen: None,
             halfmoves: None,
@@ -255,8 +261,13 @@ impl Verdict {
         let origin = &problem.origin;
         let fen = Fen::try_from_setup(problem.setup.clone()).unwrap_or_else(|e| e.ignore());
         let mut verdict = Verdict::blank(&origin.file, origin.index, Kind::Unsolved);
-        if let Some(id) = &problem.id {
-            verdict.id = id.clone();
+        verdict.id = problem
+            .id
+            .clone()
+            .unwrap_or_else(|| default_id(&origin.file, origin.entry));
+        if let Some(twin) = &problem.twin {
+            verdict.id.push_str(&twin.label);
+            verdict.twin = Some(twin.clone());
         }
         verdict.stipulation = Some(problem.stipulation.to_string());
         verdict.fen = Some(fen.to_string());
@@ -272,6 +283,9 @@ impl Verdict {
     /// The `error` verdict for input that could not be read.
     pub fn for_error(error: &ParseError) -> Verdict {
         let mut verdict = Verdict::blank(&error.file, error.index, Kind::Error);
+        if let Some((entry, label)) = &error.twin {
+            verdict.id = format!("{}{label}", default_id(&error.file, *entry));
+        }
         verdict.error = Some(error.to_string());
         verdict
     }

@@ -487,12 +487,16 @@ fn popeye_nightrider_is_not_a_knight() {
 }
 
 #[test]
-fn popeye_refuses_twins_and_rule_changing_options() {
+fn popeye_reads_twins_and_refuses_rule_changing_options() {
     let twin =
         "beginproblem\npieces white ke1 black ke8\nstipulation #2\ntwin move e1 e2\nendproblem\n";
-    let e = parse("t.pop", twin.as_bytes()).remove(0).unwrap_err();
-    assert_eq!((e.location.line, e.location.column), (4, 1));
-    assert!(matches!(e.kind, ParseErrorKind::Unsupported(_)));
+    let twins: Vec<_> = parse("t.pop", twin.as_bytes())
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(twins.len(), 2);
+    assert_eq!(twins[1].setup.board.to_string(), "4k3/8/8/8/8/8/4K3/8");
+    assert_eq!(twins[1].twin.as_ref().unwrap().heading(), "b) wKe1-->e2");
     let duplex =
         "beginproblem\npieces white ke1 black ke8\nstipulation h#2\noption duplex\nendproblem\n";
     let e = parse("d.pop", duplex.as_bytes()).remove(0).unwrap_err();
@@ -501,12 +505,30 @@ fn popeye_refuses_twins_and_rule_changing_options() {
 }
 
 #[test]
-fn yaml_twins_and_neutral_pieces_are_unsupported() {
-    let twins =
-        "stipulation: \"#2\"\nalgebraic: {white: [Kc1], black: [Ka1]}\ntwins: {b: Move c1 c2}\n";
-    let e = parse("t.yaml", twins.as_bytes()).remove(0).unwrap_err();
-    assert_eq!(e.kind, ParseErrorKind::Unsupported("twins".into()));
-    assert_eq!((e.location.line, e.location.column), (3, 1));
+fn yaml_twins_are_read_and_neutral_pieces_unsupported() {
+    let twins = "stipulation: \"#2\"\nalgebraic: {white: [Kc1], black: [Ka1]}\n\
+                 twins: {b: Move c1 c2, c: Continued Add white Rh8, d: Remove b2}\n";
+    let results = parse("t.yaml", twins.as_bytes());
+    let boards: Vec<String> = results
+        .iter()
+        .take(3)
+        .map(|r| r.as_ref().unwrap().setup.board.to_string())
+        .collect();
+    assert_eq!(
+        boards,
+        [
+            "8/8/8/8/8/8/8/k1K5",
+            "8/8/8/8/8/8/2K5/k7",
+            "7R/8/8/8/8/8/2K5/k7"
+        ]
+    );
+    let e = results[3].as_ref().unwrap_err();
+    assert!(e.to_string().contains("square b2 is empty"), "{e}");
+    let bad =
+        "stipulation: \"#2\"\nalgebraic: {white: [Kc1], black: [Ka1]}\ntwins: {b: Move c1 c2 c3}\n";
+    let e = parse("t.yaml", bad.as_bytes()).remove(0).unwrap_err();
+    assert!(matches!(e.kind, ParseErrorKind::Syntax(_)), "{e}");
+    assert_eq!((e.location.line, e.location.column), (3, 17));
     let neutral =
         "stipulation: \"#2\"\nalgebraic:\n  white: [Kc1]\n  black: [Ka1]\n  neutral: [Pb2]\n";
     let e = parse("n.yaml", neutral.as_bytes()).remove(0).unwrap_err();

@@ -374,6 +374,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
             file: name.to_owned(),
             line: number + 1,
             index,
+            entry: index,
         };
         let result = parse_line(line).map_err(|spot| ParseError {
             file: name.to_owned(),
@@ -382,6 +383,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                 column: column_of(line, spot.offset),
             },
             index,
+            twin: None,
             kind: spot.kind,
         });
         results.push(result.map(|fields| fields.into_problem(origin)));
@@ -423,6 +425,7 @@ impl LineFields {
             stated,
             options: Vec::new(),
             intended_solutions: None,
+            twin: None,
             solution: None,
         }
     }

@@ -61,6 +61,34 @@ pub struct Problem {
     pub intended_solutions: Option<u32>,
     /// The solution claimed by the composer, as written in the file.
     pub solution: Option<String>,
+    /// Which twin of its entry this problem is, when the entry has twins.
+    pub twin: Option<Twin>,
+}
+
+/// One twin of a twinned entry: its label and how it differs from the
+/// diagram (or, when `continued`, from the twin before it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Twin {
+    /// `a`, `b`, … as problemists label twins.
+    pub label: String,
+    /// Built on the twin before it rather than on the diagram.
+    pub continued: bool,
+    /// The changes in problem notation (`wKh7-->a6`, `+bRe6`, `h=2`);
+    /// empty for the diagram itself.
+    pub derivation: String,
+}
+
+impl Twin {
+    /// `b) wKh7-->a6`, or `+c) -bPa6` for a continued twin.
+    pub fn heading(&self) -> String {
+        let plus = if self.continued { "+" } else { "" };
+        let derivation = if self.derivation.is_empty() {
+            "diagram"
+        } else {
+            &self.derivation
+        };
+        format!("{plus}{}) {derivation}", self.label)
+    }
 }
 
 /// Whether a problem states its castling rights and its en-passant square.
@@ -94,8 +122,12 @@ pub struct Origin {
     pub file: String,
     /// 1-based line of the problem's first line.
     pub line: usize,
-    /// 0-based position of the problem in its file.
+    /// 0-based position of the problem in its file; each twin counts as a
+    /// problem of its own.
     pub index: usize,
+    /// 0-based position of the problem's entry in its file: all twins of
+    /// one entry share it, and ids are made from it.
+    pub entry: usize,
 }
 
 /// A position in a file, 1-based, for error messages.
@@ -112,6 +144,9 @@ pub struct ParseError {
     pub location: Location,
     /// 0-based position of the problem the error belongs to.
     pub index: usize,
+    /// For a twin refused alone: its entry (0-based) and label, which make
+    /// its id (`x.0c`) as they make the other twins'.
+    pub twin: Option<(usize, String)>,
     pub kind: ParseErrorKind,
 }
 
@@ -138,7 +173,7 @@ pub enum ParseErrorKind {
     /// ([`yaml::MAX_NODES`]): the YAML library holds them all in memory.
     #[error("YAML file has more than {limit} nodes (lines, list items, keys and values), the most cookd reads from one file: split it into smaller files")]
     TooManyNodes { limit: usize },
-    #[error("not a text file (byte {byte:#04x} is not UTF-8 text): expected a chess problem")]
+    #[error("not a text file (byte {byte:#04x} is a control character, neither UTF-8 nor Latin-1 text): expected a chess problem")]
     Binary { byte: u8 },
     #[error("unknown format: expected YAML (yacpdb), Popeye input, Stelvio problems.txt or `FEN ; stipulation` lines")]
     UnknownFormat,
@@ -172,6 +207,7 @@ pub fn parse(name: &str, content: &[u8]) -> Vec<Result<Problem, ParseError>> {
             file: name.to_owned(),
             location,
             index: 0,
+            twin: None,
             kind,
         })]
     };
@@ -179,18 +215,14 @@ pub fn parse(name: &str, content: &[u8]) -> Vec<Result<Problem, ParseError>> {
     if content.len() > MAX_FILE_BYTES {
         return whole_file_error(ParseErrorKind::TooLarge(content.len()), start);
     }
-    let text = match std::str::from_utf8(content) {
-        // A byte-order mark is invisible in editors, so it must not shift columns.
-        Ok(text) => text.strip_prefix('\u{feff}').unwrap_or(text),
-        Err(e) => {
-            let at = e.valid_up_to();
-            let location = location_of(&content[..at]);
-            return whole_file_error(ParseErrorKind::Binary { byte: content[at] }, location);
-        }
-    };
+    let decoded = decode(content);
+    // A byte-order mark is invisible in editors, so it must not shift columns.
+    let text = decoded.strip_prefix('\u{feff}').unwrap_or(&decoded);
     if let Some(at) = text.find(|c: char| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
-        let location = location_of(&content[..at]);
-        let byte = content[at];
+        let location = location_of(&text.as_bytes()[..at]);
+        let c = text[at..].chars().next().unwrap_or('\0');
+        // The byte as the file has it: a Latin-1 character is its code.
+        let byte = u8::try_from(u32::from(c)).unwrap_or(0xff);
         return whole_file_error(ParseErrorKind::Binary { byte }, location);
     }
     if text.trim().is_empty() {
@@ -202,6 +234,17 @@ pub fn parse(name: &str, content: &[u8]) -> Vec<Result<Problem, ParseError>> {
         Some(Format::FenLine) => fenline::parse(name, text),
         Some(Format::Yaml) => yaml::parse(name, text),
         None => whole_file_error(ParseErrorKind::UnknownFormat, start),
+    }
+}
+
+/// The text of a file: UTF-8 when it is valid UTF-8, else Latin-1 (ISO
+/// 8859-1), in which every byte is a character: Popeye's own example files
+/// and many older collections are written so (`Lin\xe9`). Bytes that are
+/// control characters either way are refused by the caller.
+fn decode(content: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(content) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => std::borrow::Cow::Owned(content.iter().map(|&b| char::from(b)).collect()),
     }
 }
 
@@ -233,7 +276,7 @@ pub fn detect(text: &str) -> Option<Format> {
         .unwrap_or("")
         .to_ascii_lowercase();
     // Popeye accepts any unambiguous abbreviation of its keywords.
-    if first_word.len() >= 3 && "beginproblem".starts_with(&first_word) {
+    if popeye::Language::of_begin(&first_word).is_some() {
         return Some(Format::Popeye);
     }
     if looks_like_board_fen(first) {

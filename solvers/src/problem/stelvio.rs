@@ -41,6 +41,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
             file: name.to_owned(),
             location: Location { line, column },
             index,
+            twin: None,
             kind,
         };
         let fen = match read_fen_line(fen_line) {
@@ -96,6 +97,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                 file: name.to_owned(),
                 line: fen_line_number,
                 index,
+                entry: index,
             },
             id: None,
             authors: Vec::new(),
@@ -106,6 +108,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
             stated: Stated::default(),
             options: Vec::new(),
             intended_solutions: None,
+            twin: None,
             solution: None,
         }));
     }

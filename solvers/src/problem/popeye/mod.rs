@@ -1,31 +1,38 @@
-//! Format: Popeye input, orthodox subset.
+//! Format: Popeye input, orthodox subset, in Popeye's three languages.
 //!
 //! ```text
-//! beginproblem
-//! author   Samuel Loyd
-//! origin   Chess Monthly 1857
-//! pieces   white Kb1 Qd1 Sc3 black Ka3 pa4b5
-//! stipulation #2
-//! option   variations nocastling a1
-//! next
-//! forsyth  8/8/8/8/8/8/8/K1k5
-//! stipulation h#2
-//! endproblem
+//! beginproblem                      anfangproblem
+//! author   Samuel Loyd              autor   Samuel Loyd
+//! origin   Chess Monthly 1857       quelle  Chess Monthly 1857
+//! pieces   white Kb1 Qd1 Sc3        steine  weiss Kb1 Dd1 Sc3
+//!          black Ka3 pa4b5                  schwarz Ka3 ba4b5
+//! stipulation #2                    forderung #2
+//! option   variations               option  varianten
+//! twin     move b1 c1               zwilling versetze b1 c1
+//! endproblem                        endeproblem
 //! ```
 //!
 //! Popeye input is a stream of whitespace-separated words; line breaks only
 //! matter for the text commands (`author`, `origin`, `title`, `remark`,
-//! `award`, `protocol`), whose text runs to the end of their line. Keywords
-//! and option names are case-insensitive and may be abbreviated to any
-//! unambiguous prefix of at least three letters (`begi`, `stip`, `opti`).
-//! Several problems are joined by `next` (`nextproblem`) or given as several
-//! `beginproblem … endproblem` blocks.
+//! `award`, `protocol`), whose text runs to the end of their line. The word
+//! that opens a problem (`beginproblem`, `anfangproblem`, `debutprobleme`)
+//! sets the language of every later keyword, option, colour, piece letter
+//! and twinning command (`keywords.rs`: the tables are Popeye's). Words
+//! are case-insensitive and may be abbreviated to any prefix that fits one
+//! entry of the table Popeye looks them up in (`stip`, `ford`, `wh`).
+//! Several problems are joined by `next` (`weiteresproblem`, `asuivre`) or
+//! given as several `beginproblem … endproblem` blocks.
 //!
-//! Pieces use Popeye's English letters: K Q R B **S** P. `N` is Popeye's
-//! nightrider, a fairy piece, and is refused with a hint. A piece letter may
-//! be followed by several squares (`pa2b3c4`) or stand alone before them
-//! (`s a1b2`). `forsyth` reads Popeye's Forsyth notation (also `S` for
-//! knights, `/` between ranks).
+//! Pieces use the language's letters: K Q R B **S** P in English (`N` is
+//! Popeye's nightrider, a fairy piece, and is refused with a hint), K D T L
+//! S B in German, R D T F C P in French. A piece letter may be followed by
+//! several squares (`pa2b3c4`) or stand alone before them (`s a1b2`).
+//! `forsyth` reads Popeye's Forsyth notation as Popeye does: empty squares
+//! run on across ranks and `/` is only for the eye (`56/BK4bk/`).
+//!
+//! Twins (`twin`, `zwilling`, `jumeau`; `twins.rs`) make one problem each,
+//! labelled a), b), …; `zeroposition` makes the diagram a zero position
+//! that is not solved itself.
 //!
 //! Side to move: White, except helpmates of whole moves (`h#2`: Black
 //! begins). Popeye's option `WhiteToPlay` (also accepted as `whitebegins`) on
@@ -38,10 +45,12 @@
 //! skipped square becomes the en-passant square.
 //!
 //! Refused (an `Unsupported` error naming the word and its place): fairy
-//! pieces, neutral pieces and piece attributes, `condition`, `twin` and
-//! `zeroposition`, `sstipulation`, and options that change what is solved
-//! (`duplex`, `halfduplex`, `quodlibet`, `goalisend`, `nullmoves`,
-//! `castlingmutuallyexclusive`).
+//! pieces (hunters included), neutral pieces and piece attributes,
+//! `condition` (also as a twin), `sstipulation`, and options that change
+//! what is solved (`duplex`, `halfduplex`, `quodlibet`, `goalisend`,
+//! `nullmoves`, `castlingmutuallyexclusive`). After such an error the
+//! problem is still read command by command, so that it ends where Popeye
+//! ends it.
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Setup, Square};
 
@@ -54,11 +63,16 @@ use crate::stipulation::Stipulation;
 mod keywords;
 mod options;
 mod pieces;
+mod twins;
 mod words;
 use keywords::*;
+pub(crate) use keywords::{Language, ENGLISH};
+#[cfg(test)]
+use keywords::{FRENCH, GERMAN};
 use options::*;
 pub(crate) use options::{read_option, Located, Rules};
 use pieces::*;
+pub(crate) use twins::{expand, label, read_twin, Position, TwinSpec};
 use words::*;
 pub(crate) use words::{TextWords, Word, Words};
 
@@ -83,19 +97,37 @@ struct Draft {
     stipulation: Option<(Stipulation, Location)>,
     board: Option<Board>,
     rules: Rules,
+    /// The twins, in order, each read or refused on its own; none for a
+    /// problem without twins.
+    twins: Vec<Result<TwinSpec, Located>>,
+    /// The diagram is a zero position: only its twins are problems.
+    zero_position: bool,
 }
 
 /// Reads the commands of one problem up to `endproblem`, `next`, or the end.
 /// Returns the draft (or the first error), how it ended, and where.
-fn read_problem(lexer: &mut Lexer<'_>) -> (Result<Draft, Located>, End, Location) {
+///
+/// After an error the problem is still read to its end, command by command,
+/// so that its end is found where Popeye would find it: only the words that
+/// follow the faulty command up to the next command are skipped (the
+/// arguments of a condition cookd does not know, say).
+fn read_problem(
+    lexer: &mut Lexer<'_>,
+    language: &Language,
+) -> (Result<Draft, Located>, End, Location) {
     let mut draft = Draft::default();
+    let mut first_error: Option<Located> = None;
+    let mut fail = |error: Located, lexer: &mut Lexer<'_>| {
+        first_error.get_or_insert(error);
+        skip_to_command(lexer, language);
+    };
     loop {
         let Some(word) = lexer.peek() else {
             let kind = ParseErrorKind::UnexpectedEnd("endproblem (or next) to close the problem");
             let eof = lexer.end_of_file();
-            return (Err((eof, kind)), End::Eof, eof);
+            return (Err(first_error.unwrap_or((eof, kind))), End::Eof, eof);
         };
-        let keyword = match lookup(KEYWORDS, word.text) {
+        let keyword = match language.keyword(word.text) {
             Lookup::Found(keyword) => keyword,
             Lookup::Ambiguous(names) => {
                 let message = format!(
@@ -103,57 +135,54 @@ fn read_problem(lexer: &mut Lexer<'_>) -> (Result<Draft, Located>, End, Location
                     word.text,
                     names.join(", ")
                 );
-                return skip_after(lexer, syntax(word.at, message));
+                lexer.bump();
+                fail(syntax(word.at, message), lexer);
+                continue;
             }
             Lookup::NotFound => {
                 let message = format!(
-                    "unknown keyword {:?}: expected {EXPECTED_KEYWORDS}",
-                    word.text
+                    "unknown keyword {:?}: expected {} ({} keywords, as the file's first word says)",
+                    word.text,
+                    language.expected_keywords(),
+                    language.name
                 );
-                return skip_after(lexer, syntax(word.at, message));
+                lexer.bump();
+                fail(syntax(word.at, message), lexer);
+                continue;
             }
         };
         if keyword == Keyword::BeginProblem {
             let message = "beginproblem inside a problem: expected endproblem first".to_owned();
-            return (Err(syntax(word.at, message)), End::Begin, word.at);
+            let error = first_error.unwrap_or(syntax(word.at, message));
+            return (Err(error), End::Begin, word.at);
         }
         lexer.bump();
-        match keyword {
-            Keyword::EndProblem => return (Ok(draft), End::Closed, word.at),
-            Keyword::NextProblem => return (Ok(draft), End::Next, word.at),
+        let end = match keyword {
+            Keyword::EndProblem => End::Closed,
+            Keyword::NextProblem => End::Next,
             _ => {
-                if let Err(error) = command(keyword, &word, lexer, &mut draft) {
-                    return skip_after(lexer, error);
+                if let Err(error) = command(keyword, &word, lexer, &mut draft, language) {
+                    fail(error, lexer);
                 }
+                continue;
             }
-        }
+        };
+        let result = match first_error {
+            Some(error) => Err(error),
+            None => Ok(draft),
+        };
+        return (result, end, word.at);
     }
 }
 
-/// After an error, skips the rest of the problem so that the next one can
-/// be read.
-fn skip_after(lexer: &mut Lexer<'_>, error: Located) -> (Result<Draft, Located>, End, Location) {
-    let at = error.0;
-    loop {
-        let Some(word) = lexer.peek() else {
-            return (Err(error), End::Eof, lexer.end_of_file());
-        };
-        let keyword = match lookup(KEYWORDS, word.text) {
-            Lookup::Found(keyword) => Some(keyword),
-            _ => None,
-        };
-        if keyword == Some(Keyword::BeginProblem) {
-            return (Err(error), End::Begin, at);
+/// Skips words up to the next command: a keyword of three letters or more
+/// (shorter abbreviations are too likely to be arguments: `cond vault n`).
+fn skip_to_command(lexer: &mut Lexer<'_>, language: &Language) {
+    while let Some(word) = lexer.peek() {
+        if word.text.chars().count() >= 3 && language.is_keyword(word.text) {
+            break;
         }
         lexer.bump();
-        match keyword {
-            Some(Keyword::EndProblem) => return (Err(error), End::Closed, at),
-            Some(Keyword::NextProblem) => return (Err(error), End::Next, at),
-            Some(k) if takes_rest_of_line(k) => {
-                lexer.rest_of_line();
-            }
-            _ => {}
-        }
     }
 }
 
@@ -163,10 +192,24 @@ fn command(
     word: &Word<'_>,
     lexer: &mut Lexer<'_>,
     draft: &mut Draft,
+    language: &Language,
 ) -> Result<(), Located> {
+    let after_twins = !draft.twins.is_empty() || draft.zero_position;
+    let diagram_command = !matches!(
+        keyword,
+        Keyword::Twin | Keyword::ZeroPosition | Keyword::Remark | Keyword::Protocol
+    );
+    if after_twins && diagram_command {
+        let message = format!(
+            "{} after the twins: the diagram's commands come before the first {}",
+            word.text,
+            language.keyword_name(Keyword::Twin)
+        );
+        return Err(syntax(word.at, message));
+    }
     match keyword {
         Keyword::Stipulation => {
-            let (stipulation, at) = read_stipulation(lexer)?;
+            let (stipulation, at) = read_stipulation(lexer, word, language)?;
             if let Some((_, first)) = draft.stipulation {
                 let message = format!(
                     "a second stipulation: the problem has one on line {}",
@@ -178,33 +221,31 @@ fn command(
         }
         Keyword::Pieces => {
             let board = draft.board.get_or_insert_with(Board::empty);
-            read_pieces(lexer, board, word)?;
+            let ends = |w: &str| language.is_keyword(w);
+            read_pieces(lexer, board, word, language, Occupied::Refuse, &ends)?;
         }
         Keyword::Forsyth => {
             let Some(forsyth) = lexer.next_word() else {
                 let kind = ParseErrorKind::UnexpectedEnd("a position after forsyth");
                 return Err((lexer.end_of_file(), kind));
             };
-            if lookup(KEYWORDS, forsyth.text) != Lookup::NotFound {
+            if language.is_keyword(forsyth.text) {
                 let message = format!(
                     "expected a position after forsyth, found {:?}",
                     forsyth.text
                 );
                 return Err(syntax(forsyth.at, message));
             }
-            let board =
-                parse_forsyth(forsyth.text).map_err(|(i, kind)| (forsyth.offset(i), kind))?;
+            let board = parse_forsyth(forsyth.text, language)
+                .map_err(|(i, kind)| (forsyth.offset(i), kind))?;
             draft.board = Some(board);
         }
         Keyword::InitialGameArray => draft.board = Some(Board::new()),
-        Keyword::Option => read_options(lexer, word, &mut draft.rules)?,
+        Keyword::Option => read_options(lexer, word, &mut draft.rules, language)?,
         Keyword::Author | Keyword::Origin | Keyword::Title => {
             let text = lexer.rest_of_line();
             if text.text.is_empty() {
-                let message = format!(
-                    "expected text after {} on the same line",
-                    keyword_name(keyword)
-                );
+                let message = format!("expected text after {} on the same line", word.text);
                 return Err(syntax(text.at, message));
             }
             let text = text.text.to_owned();
@@ -221,17 +262,27 @@ fn command(
                 }
             }
         }
-        Keyword::Remark
-        | Keyword::Protocol
-        | Keyword::LaTeX
-        | Keyword::LaTeXPieces
-        | Keyword::Award => {
+        Keyword::Remark | Keyword::Protocol | Keyword::Award => {
             lexer.rest_of_line();
         }
+        Keyword::LaTeX | Keyword::LaTeXPieces => {
+            if keyword == Keyword::LaTeX {
+                lexer.rest_of_line();
+            }
+            // Piece names for the LaTeX diagram: a piece of one or two
+            // letters, its abbreviation, its full name to the end of the line.
+            // Popeye takes any word of one or two characters here for a
+            // piece, keyword abbreviations (`z`, `p`) included.
+            while lexer.peek().is_some_and(|w| {
+                w.text.len() <= 2 && w.text.chars().all(|c| c.is_ascii_alphanumeric())
+            }) {
+                lexer.bump();
+                lexer.bump();
+                lexer.rest_of_line();
+            }
+        }
         Keyword::Condition => {
-            let name = lexer
-                .peek()
-                .filter(|w| lookup(KEYWORDS, w.text) == Lookup::NotFound);
+            let name = lexer.peek().filter(|w| !language.is_keyword(w.text));
             let (at, what) = name.map_or((word.at, "condition".to_owned()), |w| {
                 (w.at, format!("condition {}", w.text))
             });
@@ -241,61 +292,61 @@ fn command(
             let message = "structured stipulation (sstipulation)".to_owned();
             return Err((word.at, ParseErrorKind::Unsupported(message)));
         }
-        Keyword::Twin | Keyword::ZeroPosition => {
-            let message = format!("twins ({})", word.text);
-            return Err((word.at, ParseErrorKind::Unsupported(message)));
+        Keyword::Twin => {
+            // A twin cookd cannot read is refused alone; the others stand.
+            let twin = read_twin(lexer, language, word.at, false);
+            if twin.is_err() {
+                skip_to_command(lexer, language);
+            }
+            draft.twins.push(twin);
+        }
+        Keyword::ZeroPosition => {
+            if after_twins {
+                let message = format!("{} after the twins: it comes before them", word.text);
+                return Err(syntax(word.at, message));
+            }
+            draft.zero_position = true;
+            // The commands after it make twin a (there may be none).
+            let twin = read_twin(lexer, language, word.at, true)?;
+            if !twin.changes.is_empty() {
+                draft.twins.push(Ok(twin));
+            }
         }
         Keyword::BeginProblem | Keyword::EndProblem | Keyword::NextProblem => {}
     }
     Ok(())
 }
 
-fn keyword_name(keyword: Keyword) -> &'static str {
-    KEYWORDS
-        .iter()
-        .find(|(_, k)| *k == keyword)
-        .map_or("keyword", |(name, _)| name)
-}
-
 /// Reads the stipulation word; `SPG 8.5` written as two words is joined.
-fn read_stipulation(lexer: &mut Lexer<'_>) -> Result<(Stipulation, Location), Located> {
-    let Some(word) = lexer.next_word() else {
+fn read_stipulation(
+    lexer: &mut Lexer<'_>,
+    command: &Word<'_>,
+    language: &Language,
+) -> Result<(Stipulation, Location), Located> {
+    let Some(word) = lexer.peek() else {
         let kind = ParseErrorKind::UnexpectedEnd("a stipulation like #2 after stipulation");
         return Err((lexer.end_of_file(), kind));
     };
-    if lookup(KEYWORDS, word.text) != Lookup::NotFound {
+    if language.is_keyword(word.text) && !word.text.contains(|c: char| !c.is_alphabetic()) {
         let message = format!(
-            "expected a stipulation like #2 after stipulation, found {:?}",
-            word.text
+            "expected a stipulation like #2 after {}, found {:?}",
+            command.text, word.text
         );
         return Err(syntax(word.at, message));
     }
-    let mut text = word.text.to_owned();
-    let lower = text.to_ascii_lowercase();
-    if lower == "spg" || lower == "dia" {
-        if let Some(length) = lexer
-            .peek()
-            .filter(|w| w.text.starts_with(|c: char| c.is_ascii_digit()))
-        {
-            lexer.bump();
-            text.push_str(length.text);
-        }
-    }
-    let stipulation = text
-        .parse::<Stipulation>()
-        .map_err(|e| (word.at, ParseErrorKind::Stipulation(e)))?;
-    Ok((stipulation, word.at))
+    twins::read_stipulation_word(lexer, command)
 }
 
 fn read_options(
     lexer: &mut Lexer<'_>,
     keyword: &Word<'_>,
     rules: &mut Rules,
+    language: &Language,
 ) -> Result<(), Located> {
     let mut count = 0;
     loop {
         let at = lexer.peek().map_or(keyword.at, |w| w.at);
-        match read_option(lexer)? {
+        match read_option(lexer, language)? {
             Some(effect) => {
                 rules.add(effect, at);
                 count += 1;
@@ -304,7 +355,7 @@ fn read_options(
         }
     }
     let next = lexer.peek();
-    let not_keyword = next.filter(|w| lookup(KEYWORDS, w.text) == Lookup::NotFound);
+    let not_keyword = next.filter(|w| !language.is_keyword(w.text));
     match (count, not_keyword) {
         (_, Some(word)) => {
             let message = format!(
@@ -321,8 +372,19 @@ fn read_options(
     }
 }
 
-/// Turns a finished draft into a problem.
-fn finish(draft: Draft, end: Location) -> Result<(Stipulation, Setup, Draft), Located> {
+/// A twin refused on its own, with its entry and label when the problem
+/// has twins.
+pub(crate) struct TwinError {
+    pub error: Located,
+    pub label: Option<(usize, String)>,
+}
+
+/// Turns a finished draft into its problems: one, or one per twin.
+fn finish(
+    draft: Draft,
+    end: Location,
+    origin: &Origin,
+) -> Result<Vec<Result<Problem, TwinError>>, Located> {
     let Some((stipulation, _)) = draft.stipulation else {
         let kind = ParseErrorKind::Missing(
             "stipulation: expected a line like `stipulation #2` before the end of the problem",
@@ -334,9 +396,44 @@ fn finish(draft: Draft, end: Location) -> Result<(Stipulation, Setup, Draft), Lo
             ParseErrorKind::Missing("position: expected `pieces white … black …` or `forsyth …`");
         return Err((end, kind));
     };
-    let stipulation = draft.rules.stipulation(stipulation)?;
-    let setup = draft.rules.setup(board, stipulation);
-    Ok((stipulation, setup, draft))
+    let zero = Position { board, stipulation };
+    let twinned = !draft.twins.is_empty() || draft.zero_position;
+    let twins = expand(zero, draft.zero_position, &draft.twins);
+    let problems = twins
+        .into_iter()
+        .enumerate()
+        .map(|(i, twin)| {
+            // A twin refused alone keeps its label for its id.
+            let label = twinned.then(|| (origin.entry, twins::label(i)));
+            let refused = |error: Located| TwinError {
+                error,
+                label: label.clone(),
+            };
+            let (position, twin) = twin.map_err(refused)?;
+            let stipulation = draft
+                .rules
+                .stipulation(position.stipulation)
+                .map_err(refused)?;
+            let setup = draft.rules.setup(position.board, stipulation);
+            Ok(Problem {
+                origin: Origin {
+                    index: origin.index + i,
+                    ..origin.clone()
+                },
+                id: draft.id.clone(),
+                authors: draft.authors.clone(),
+                source: (!draft.source.is_empty()).then(|| draft.source.join("\n")),
+                stipulation,
+                stated: draft.rules.stated(&setup.board),
+                setup,
+                options: draft.rules.kept.clone(),
+                intended_solutions: None,
+                solution: None,
+                twin: twinned.then_some(twin),
+            })
+        })
+        .collect();
+    Ok(problems)
 }
 
 /// The options (`nocastling`, `enpassant`) that give `setup` its castling
@@ -359,56 +456,66 @@ pub(crate) fn rule_options(setup: &Setup) -> Vec<String> {
     options
 }
 
-/// Reads every problem of a Popeye input file.
+/// Reads every problem of a Popeye input file, in the language its
+/// opening word (`beginproblem`, `anfangproblem`, `debutprobleme`) names.
+/// Each twin is a problem of its own; twins of one entry share its
+/// `Origin::entry`.
 pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
     let mut lexer = Lexer::new(text);
     let mut results: Vec<Result<Problem, ParseError>> = Vec::new();
+    let mut entry = 0;
     let error = |location: Location, index: usize, kind| ParseError {
         file: name.to_owned(),
         location,
         index,
+        twin: None,
         kind,
     };
+    let opens = |word: &str| {
+        Language::of_begin(word).filter(|l| l.keyword(word) == Lookup::Found(Keyword::BeginProblem))
+    };
     while let Some(word) = lexer.next_word() {
-        if lookup(KEYWORDS, word.text) != Lookup::Found(Keyword::BeginProblem) {
+        let Some(language) = opens(word.text) else {
             // Popeye stops reading at `endproblem`, so text after the last
             // problem is ignored; text before another problem is an error.
-            while lexer.peek().is_some_and(|next| {
-                lookup(KEYWORDS, next.text) != Lookup::Found(Keyword::BeginProblem)
-            }) {
+            while lexer.peek().is_some_and(|next| opens(next.text).is_none()) {
                 lexer.bump();
             }
             if lexer.peek().is_some() || results.is_empty() {
-                let message = format!("expected beginproblem, found {:?}", word.text);
+                let message = format!(
+                    "expected beginproblem (or anfangproblem, debutprobleme), found {:?}",
+                    word.text
+                );
                 let kind = ParseErrorKind::Syntax(message);
                 results.push(Err(error(word.at, results.len(), kind)));
             }
             continue;
-        }
+        };
         let mut start = word.at;
         loop {
-            let index = results.len();
-            let (draft, end, end_at) = read_problem(&mut lexer);
-            let result = draft.and_then(|draft| finish(draft, end_at));
-            results.push(match result {
-                Ok((stipulation, setup, draft)) => Ok(Problem {
-                    origin: Origin {
-                        file: name.to_owned(),
-                        line: start.line,
-                        index,
-                    },
-                    id: draft.id,
-                    authors: draft.authors,
-                    source: (!draft.source.is_empty()).then(|| draft.source.join("\n")),
-                    stipulation,
-                    stated: draft.rules.stated(&setup.board),
-                    setup,
-                    options: draft.rules.kept,
-                    intended_solutions: None,
-                    solution: None,
-                }),
-                Err((location, kind)) => Err(error(location, index, kind)),
-            });
+            let origin = Origin {
+                file: name.to_owned(),
+                line: start.line,
+                index: results.len(),
+                entry,
+            };
+            entry += 1;
+            let (draft, end, end_at) = read_problem(&mut lexer, language);
+            match draft.and_then(|draft| finish(draft, end_at, &origin)) {
+                Ok(problems) => {
+                    for problem in problems {
+                        let index = results.len();
+                        results.push(problem.map_err(|refused| {
+                            let (at, kind) = refused.error;
+                            ParseError {
+                                twin: refused.label,
+                                ..error(at, index, kind)
+                            }
+                        }));
+                    }
+                }
+                Err((location, kind)) => results.push(Err(error(location, origin.index, kind))),
+            }
             if end != End::Next {
                 break;
             }
@@ -523,50 +630,92 @@ mod tests {
     }
 
     #[test]
-    fn keywords_abbreviate_to_three_letters() {
+    fn keywords_abbreviate_to_any_unambiguous_prefix() {
+        let en = &ENGLISH;
+        assert_eq!(en.keyword("STIP"), Lookup::Found(Keyword::Stipulation));
+        assert_eq!(en.keyword("begi"), Lookup::Found(Keyword::BeginProblem));
+        // Popeye reads `st` as stipulation (sstipulation starts with ss).
+        assert_eq!(en.keyword("st"), Lookup::Found(Keyword::Stipulation));
+        assert_eq!(en.keyword("latex"), Lookup::Found(Keyword::LaTeX));
+        assert!(matches!(en.keyword("lat"), Lookup::Ambiguous(_)));
+        // The diagram's commands are looked up first: `t` is title, not twin.
+        assert_eq!(en.keyword("t"), Lookup::Found(Keyword::Title));
+        assert_eq!(en.keyword("tw"), Lookup::Found(Keyword::Twin));
+        assert_eq!(en.keyword("quelle"), Lookup::NotFound);
         assert_eq!(
-            lookup(KEYWORDS, "STIP"),
-            Lookup::Found(Keyword::Stipulation)
+            lookup(en.option_table(), "whi"),
+            Lookup::Found(WHITE_TO_PLAY)
         );
-        assert_eq!(
-            lookup(KEYWORDS, "begi"),
-            Lookup::Found(Keyword::BeginProblem)
-        );
-        assert_eq!(lookup(KEYWORDS, "st"), Lookup::NotFound);
-        assert_eq!(lookup(KEYWORDS, "latex"), Lookup::Found(Keyword::LaTeX));
-        assert!(matches!(lookup(KEYWORDS, "lat"), Lookup::Ambiguous(_)));
-        assert_eq!(lookup(OPTIONS, "whi"), Lookup::Found(WHITE_TO_PLAY));
+        let de = &GERMAN;
+        assert_eq!(de.keyword("anfa"), Lookup::Found(Keyword::BeginProblem));
+        assert_eq!(de.keyword("quel"), Lookup::Found(Keyword::Origin));
+        assert_eq!(de.keyword("ford"), Lookup::Found(Keyword::Stipulation));
+        assert_eq!(de.keyword("stei"), Lookup::Found(Keyword::Pieces));
+        assert_eq!(de.keyword("weiter"), Lookup::Found(Keyword::NextProblem));
+        assert_eq!(de.keyword("ende"), Lookup::Found(Keyword::EndProblem));
+        assert_eq!(de.keyword("zwilling"), Lookup::Found(Keyword::Twin));
+        // `auto` fits Autor only; `au` fits Autor and Auszeichnung.
+        assert_eq!(de.keyword("auto"), Lookup::Found(Keyword::Author));
+        assert!(matches!(de.keyword("au"), Lookup::Ambiguous(_)));
+        let vari = lookup(de.option_table(), "vari");
+        assert!(matches!(vari, Lookup::Found(spec) if spec == SPECS[3]));
+        let fr = &FRENCH;
+        assert_eq!(fr.keyword("enonce"), Lookup::Found(Keyword::Stipulation));
+        assert_eq!(fr.keyword("asuivre"), Lookup::Found(Keyword::NextProblem));
+        assert_eq!(Language::of_begin("debut"), Some(&FRENCH));
+        assert_eq!(Language::of_begin("anf"), Some(&GERMAN));
+        assert_eq!(Language::of_begin("an"), None);
     }
 
     #[test]
     fn piece_words_follow_popeye() {
+        let en = &ENGLISH;
         assert_eq!(
-            piece_word("pa2b3"),
+            piece_word("pa2b3", en, false),
             PieceWord::Pieces {
                 walk: "p",
                 squares: vec![Square::A2, Square::B3]
             }
         );
         assert_eq!(
-            piece_word("gra1"),
+            piece_word("gra1", en, false),
             PieceWord::Pieces {
                 walk: "gr",
                 squares: vec![Square::A1]
             }
         );
-        assert_eq!(piece_word("S"), PieceWord::Walk("S"));
-        assert_eq!(piece_word("Kz9"), PieceWord::Other);
-        assert_eq!(piece_word("bla"), PieceWord::Colour(Colour::Black));
-        assert_eq!(piece_word("stipulation"), PieceWord::Other);
+        assert_eq!(piece_word("S", en, true), PieceWord::Walk("S"));
+        assert_eq!(piece_word("Kz9", en, false), PieceWord::Other);
+        assert_eq!(
+            piece_word("bla", en, false),
+            PieceWord::Colour(Colour::Black)
+        );
+        assert_eq!(
+            piece_word("wh", en, false),
+            PieceWord::Colour(Colour::White)
+        );
+        // A lone letter before squares is a piece, though it abbreviates black.
+        assert_eq!(piece_word("b", en, true), PieceWord::Walk("b"));
+        assert_eq!(piece_word("b", en, false), PieceWord::Colour(Colour::Black));
+        assert_eq!(
+            piece_word("schw", &GERMAN, false),
+            PieceWord::Colour(Colour::Black)
+        );
+        assert_eq!(piece_word("stipulation", en, false), PieceWord::Other);
+        assert_eq!(popeye_role("t", &GERMAN), Ok(Role::Rook));
+        assert_eq!(popeye_role("c", &FRENCH), Ok(Role::Knight));
+        assert!(
+            popeye_role("s", &FRENCH).is_err(),
+            "French s is the grasshopper"
+        );
     }
 
     #[test]
     fn forsyth_reads_popeye_notation() {
-        let board = parse_forsyth("8/8/8/8/8/8/8/K1k5").unwrap();
+        let en = &ENGLISH;
+        let board = parse_forsyth("8/8/8/8/8/8/8/K1k5", en).unwrap();
         assert_eq!(board.to_string(), "8/8/8/8/8/8/8/K1k5");
-        let board = parse_forsyth("s7/16/+k").unwrap_err();
-        assert_eq!(board.0, 3);
-        let board = parse_forsyth("16s15+k").unwrap();
+        let board = parse_forsyth("16s15+k", en).unwrap();
         assert_eq!(
             board.piece_at(Square::A6),
             Some(Role::Knight.of(Color::Black))
@@ -575,11 +724,24 @@ mod tests {
             board.piece_at(Square::A4),
             Some(Role::King.of(Color::White))
         );
+        // Digits run across ranks and `/` only marks them: ranks may be short.
+        let board = parse_forsyth("56/BK4bk/", en).unwrap();
+        assert_eq!(board.to_string(), "8/8/8/8/8/8/8/BK4bk");
+        let board = parse_forsyth("s7/16/+k", en).unwrap();
+        assert_eq!(
+            board.piece_at(Square::A5),
+            Some(Role::King.of(Color::White))
+        );
         assert!(matches!(
-            parse_forsyth("n7").unwrap_err().1,
+            parse_forsyth("n7", en).unwrap_err().1,
             ParseErrorKind::Unsupported(_)
         ));
-        assert_eq!(parse_forsyth("9/8/8/8/8/8/8/8").unwrap_err().0, 0);
+        // German letters in a German file.
+        let board = parse_forsyth("k7/8/8/8/8/8/8/T3K3", &GERMAN).unwrap();
+        assert_eq!(board.to_string(), "k7/8/8/8/8/8/8/R3K3");
+        // Squares skipped past h1 are harmless, a piece there is not.
+        assert!(parse_forsyth("9/8/8/8/8/8/8/8", en).is_ok());
+        assert_eq!(parse_forsyth("64K", en).unwrap_err().0, 2);
     }
 
     #[test]
@@ -587,7 +749,7 @@ mod tests {
         let mut words = TextWords::new("nocastling a1e8 enpassant d7d6d5 var maxsol 2");
         let mut rules = Rules::default();
         let at = Location { line: 1, column: 1 };
-        while let Some(effect) = read_option(&mut words).unwrap() {
+        while let Some(effect) = read_option(&mut words, &ENGLISH).unwrap() {
             rules.add(effect, at);
         }
         assert_eq!(
@@ -600,7 +762,7 @@ mod tests {
         );
         assert_eq!(rules.ep_square, Some(Square::D6));
         let mut words = TextWords::new("enpassant d5");
-        assert!(read_option(&mut words).is_err());
+        assert!(read_option(&mut words, &ENGLISH).is_err());
     }
 
     #[test]
@@ -612,5 +774,152 @@ mod tests {
         let h2: Stipulation = "h#2".parse().unwrap();
         assert_eq!(rules.stipulation(h2).unwrap(), "h#1.5".parse().unwrap());
         assert!(rules.stipulation("h#2.5".parse().unwrap()).is_err());
+    }
+
+    fn read_all(text: &str) -> Vec<Result<Problem, ParseError>> {
+        crate::problem::parse("t.inp", text.as_bytes())
+    }
+
+    fn fen(problem: &Problem) -> String {
+        problem.setup.board.to_string()
+    }
+
+    #[test]
+    fn german_and_french_input_read_as_english() {
+        let english = "beginproblem\nauthor A. B.\npieces white ke1 qd1 rh1 bc1 sb1 pa2 black ke8\nstipulation #2\noption variations\nendproblem\n";
+        let german = "anfa\nauto A. B.\nstei weis ke1 dd1 th1 lc1 sb1 ba2 schw ke8\nford #2\nopti vari\nende\n";
+        let french = "debutprobleme\nauteur A. B.\npieces blanc re1 dd1 th1 fc1 cb1 pa2 noir re8\nenonce #2\noption variantes\nfinprobleme\n";
+        let read = |text: &str| read_all(text).remove(0).unwrap();
+        let reference = read(english);
+        for text in [german, french] {
+            let problem = read(text);
+            assert_eq!(fen(&problem), fen(&reference), "{text}");
+            assert_eq!(problem.stipulation, reference.stipulation);
+            assert_eq!(problem.options, vec!["variations".to_owned()]);
+            assert_eq!(problem.authors, reference.authors);
+            // Writers keep English.
+            assert!(to_popeye(&problem).starts_with("beginproblem\n"));
+        }
+        // `pieces wh kc6 sc5 pa6`: colours abbreviate too.
+        let short = read("begin\npieces wh kc6 sc5 pa6 bl ka8\nstip #1\nend\n");
+        assert_eq!(fen(&short), "k7/8/P1K5/2N5/8/8/8/8");
+        // A German file's English keyword is an error naming the language.
+        let mixed = read_all("anfangproblem\npieces white ke1\nende\n").remove(0);
+        let message = mixed.unwrap_err().to_string();
+        assert!(message.contains("German keywords"), "{message}");
+    }
+
+    #[test]
+    fn latin1_files_are_read() {
+        let mut bytes = b"anfangproblem\nautor Torsten Lin".to_vec();
+        bytes.push(0xe9); // é in Latin-1
+        bytes.extend_from_slice(b"\nforderung #1\nsteine weiss kc1 tb8 schwarz ka1\nende\n");
+        let problem = crate::problem::parse("latin1.inp", &bytes)
+            .remove(0)
+            .unwrap();
+        assert_eq!(problem.authors, vec!["Torsten Lin\u{e9}".to_owned()]);
+    }
+
+    #[test]
+    fn twins_derive_from_the_diagram_or_the_twin_before() {
+        let text = "anfangproblem\nforderung h#2\nsteine weiss kc1 tb4 sd3 schwarz ka3 da6 ba4\n\
+                    zwilling versetze c1 c2\nzwilling ferner tausche b4 d3\n\
+                    zwilling hinzufuegen schwarz ta6\nzwilling entferne a4 forderung h#1\n\
+                    zwilling drehung 90\nzwilling spiegelung a1<-->h1\n\
+                    zwilling verschiebung a3 b3\nzwilling farbwechsel\nzwilling ersetze t l\nende\n";
+        let problems: Vec<Problem> = read_all(text).into_iter().map(Result::unwrap).collect();
+        let twins: Vec<(String, String, String)> = problems
+            .iter()
+            .map(|p| {
+                let twin = p.twin.clone().unwrap();
+                (twin.heading(), fen(p), p.stipulation.to_string())
+            })
+            .collect();
+        let expected = [
+            ("a) diagram", "8/8/q7/8/pR6/k2N4/8/2K5", "h#2"),
+            ("b) wKc1-->c2", "8/8/q7/8/pR6/k2N4/2K5/8", "h#2"),
+            // Continued: on b), the knight and rook swap.
+            ("+c) wRb4<-->wSd3", "8/8/q7/8/pN6/k2R4/2K5/8", "h#2"),
+            // `add` replaces the queen: Popeye overwrites.
+            ("d) +bRa6", "8/8/r7/8/pR6/k2N4/8/2K5", "h#2"),
+            ("e) -bPa4 h#1", "8/8/q7/8/1R6/k2N4/8/2K5", "h#1"),
+            // Popeye's rotation by 90 takes a1 to h1 and h1 to h8 (c1 to h3).
+            ("f) rotate 90", "8/8/8/8/5N2/7K/4R3/2q1pk2", "h#2"),
+            ("g) mirror a1<-->h1", "8/8/7q/8/6Rp/4N2k/8/5K2", "h#2"),
+            ("h) shift a3 b3", "8/8/1q6/8/1pR5/1k2N3/8/3K4", "h#2"),
+            ("i) PolishType", "8/8/Q7/8/Pr6/K2n4/8/2k5", "h#2"),
+            ("j) R ==> B", "8/8/q7/8/pB6/k2N4/8/2K5", "h#2"),
+        ];
+        let expected: Vec<(String, String, String)> = expected
+            .iter()
+            .map(|(h, f, s)| (h.to_string(), f.to_string(), s.to_string()))
+            .collect();
+        assert_eq!(twins, expected);
+        assert!(problems.iter().all(|p| p.origin.entry == 0));
+        let indices: Vec<usize> = problems.iter().map(|p| p.origin.index).collect();
+        assert_eq!(indices, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn twin_faults_are_placed_and_fairy_twins_refused() {
+        let text = "beginproblem\nstipulation #2\npieces white kc1 rb4 black ka3\n\
+                    twin move d5 d6\ntwin condition circe\ntwin substitute r g\nendproblem\n\
+                    beginproblem\nstipulation #2\npieces white kc1 black ka3\nendproblem\n";
+        let results = read_all(text);
+        assert_eq!(results.len(), 5);
+        assert!(results[0].is_ok());
+        let error = |i: usize| results[i].clone().unwrap_err();
+        assert_eq!(error(1).location, Location { line: 4, column: 6 });
+        assert!(
+            error(1).kind.to_string().contains("d5 is empty"),
+            "{}",
+            error(1)
+        );
+        assert_eq!(
+            error(2).kind,
+            ParseErrorKind::Unsupported("twin by condition circe".into())
+        );
+        assert_eq!(
+            error(2).location,
+            Location {
+                line: 5,
+                column: 16
+            }
+        );
+        assert_eq!(
+            error(3).kind,
+            ParseErrorKind::Unsupported("fairy piece g".into())
+        );
+        let next = results[4].clone().unwrap();
+        assert_eq!(
+            (next.origin.entry, next.origin.index, next.twin),
+            (1, 4, None)
+        );
+    }
+
+    #[test]
+    fn zero_position_is_not_a_twin() {
+        let text = "beginproblem\nstipulation #2\npieces white kc1 rb4 black ka3\n\
+                    zeroposition move b4 b5\ntwin move b4 b6\nendproblem\n";
+        let problems: Vec<Problem> = read_all(text).into_iter().map(Result::unwrap).collect();
+        let headings: Vec<String> = problems
+            .iter()
+            .map(|p| p.twin.clone().unwrap().heading())
+            .collect();
+        assert_eq!(headings, ["a) wRb4-->b5", "b) wRb4-->b6"]);
+    }
+
+    #[test]
+    fn an_unknown_condition_does_not_end_the_problem_early() {
+        // `n` abbreviates `nextproblem`, but here it is the condition's argument.
+        let text = "beginproblem\nforsyth 8/8/8/8/8/8/8/K1k5\nstip h#4\ncond vault n\n\nnext\n\
+                    forsyth 56/BK4bk/\nstip h#2\nend\n";
+        let results = read_all(text);
+        assert_eq!(results.len(), 2);
+        assert!(matches!(
+            results[0].clone().unwrap_err().kind,
+            ParseErrorKind::Unsupported(_)
+        ));
+        assert_eq!(fen(results[1].as_ref().unwrap()), "8/8/8/8/8/8/8/BK4bk");
     }
 }

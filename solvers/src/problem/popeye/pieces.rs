@@ -10,45 +10,102 @@ pub(super) enum Colour {
     TotalInvisible,
 }
 
-pub(super) const COLOURS: &[(&str, Colour)] = &[
-    ("white", Colour::White),
-    ("black", Colour::Black),
-    ("neutral", Colour::Neutral),
-    ("totalinvisible", Colour::TotalInvisible),
+/// Popeye's piece attributes, all fairy, in its order; cookd names them
+/// in English.
+const ATTRIBUTE_NAMES: [&str; 20] = [
+    "royal",
+    "kamikaze",
+    "paralysing",
+    "chameleon",
+    "jigger",
+    "volage",
+    "functionary",
+    "halfneutral",
+    "hurdlecolourchanging",
+    "protean",
+    "magic",
+    "uncapturable",
+    "patrol",
+    "frischauf",
+    "bul",
+    "dob",
+    "anda",
+    "andainverse",
+    "alicea",
+    "aliceb",
 ];
 
-/// Popeye's English piece attributes: all fairy.
-pub(super) const ATTRIBUTES: &[(&str, &str)] = &[
-    ("royal", "royal"),
-    ("kamikaze", "kamikaze"),
-    ("paralysing", "paralysing"),
-    ("chameleon", "chameleon"),
-    ("jigger", "jigger"),
-    ("volage", "volage"),
-    ("functionary", "functionary"),
-    ("halfneutral", "halfneutral"),
-    ("hurdlecolourchanging", "hurdlecolourchanging"),
-    ("protean", "protean"),
-    ("magic", "magic"),
-    ("uncapturable", "uncapturable"),
-    ("patrol", "patrol"),
-    ("frischauf", "frischauf"),
-];
-
-/// The orthodox role of a Popeye piece letter (English: S is the knight).
-pub(crate) fn popeye_role(walk: &str) -> Result<Role, ParseErrorKind> {
-    match walk.to_ascii_lowercase().as_str() {
-        "k" => Ok(Role::King),
-        "q" => Ok(Role::Queen),
-        "r" => Ok(Role::Rook),
-        "b" => Ok(Role::Bishop),
-        "s" => Ok(Role::Knight),
-        "p" => Ok(Role::Pawn),
-        "n" => Err(ParseErrorKind::Unsupported(
-            "fairy piece N (nightrider; Popeye writes a knight as S)".into(),
-        )),
-        _ => Err(ParseErrorKind::Unsupported(format!("fairy piece {walk}"))),
+const fn attributes(names: &'static [&'static str; 20]) -> [(&'static str, &'static str); 20] {
+    let mut table = [("", ""); 20];
+    let mut i = 0;
+    while i < 20 {
+        table[i] = (names[i], ATTRIBUTE_NAMES[i]);
+        i += 1;
     }
+    table
+}
+
+pub(super) const ATTRIBUTES_EN: &[(&str, &str)] = &attributes(&ATTRIBUTE_NAMES);
+pub(super) const ATTRIBUTES_DE: &[(&str, &str)] = &attributes(&[
+    "koeniglich",
+    "kamikaze",
+    "paralysierend",
+    "chamaeleon",
+    "jigger",
+    "volage",
+    "beamtet",
+    "halbneutral",
+    "sprungbockfarbewechselnd",
+    "proteisch",
+    "magisch",
+    "unschlagbar",
+    "patrouille",
+    "frischauf",
+    "bul",
+    "dob",
+    "anda",
+    "andainvers",
+    "alicea",
+    "aliceb",
+]);
+pub(super) const ATTRIBUTES_FR: &[(&str, &str)] = &attributes(&[
+    "royale",
+    "kamikaze",
+    "paralysante",
+    "cameleon",
+    "jigger",
+    "volage",
+    "fonctionnaire",
+    "demineutre",
+    "couleurechangeantsautoir",
+    "protee",
+    "magique",
+    "imprenable",
+    "patrouille",
+    "frischauf",
+    "bul",
+    "dob",
+    "anda",
+    "andainverse",
+    "alicea",
+    "aliceb",
+]);
+
+/// The orthodox role of a piece name of `language` (one letter: in English
+/// S is the knight; two letters are always fairy).
+pub(crate) fn popeye_role(walk: &str, language: &Language) -> Result<Role, ParseErrorKind> {
+    let mut letters = walk.chars();
+    if let (Some(letter), None) = (letters.next(), letters.next()) {
+        if let Some(role) = language.role(letter) {
+            return Ok(role);
+        }
+        if language == &ENGLISH && letter.eq_ignore_ascii_case(&'n') {
+            return Err(ParseErrorKind::Unsupported(
+                "fairy piece N (nightrider; Popeye writes a knight as S)".into(),
+            ));
+        }
+    }
+    Err(ParseErrorKind::Unsupported(format!("fairy piece {walk}")))
 }
 
 /// What a word means inside `pieces`.
@@ -66,13 +123,32 @@ pub(super) enum PieceWord<'a> {
     Other,
 }
 
-pub(super) fn piece_word(text: &str) -> PieceWord<'_> {
-    if let Lookup::Found(colour) = lookup(COLOURS, text) {
+/// What `text` means inside `pieces`; `squares_follow` says whether the
+/// next word is a list of squares. Inside a group Popeye reads pieces
+/// first, so a lone letter followed by squares is a piece even where it
+/// abbreviates a colour (English `b a1`: a bishop, not black).
+pub(super) fn piece_word<'a>(
+    text: &'a str,
+    language: &Language,
+    squares_follow: bool,
+) -> PieceWord<'a> {
+    let as_piece = piece_shape(text);
+    match as_piece {
+        PieceWord::Pieces { .. } => return as_piece,
+        PieceWord::Walk(_) if squares_follow => return as_piece,
+        _ => {}
+    }
+    if let Lookup::Found(colour) = lookup(entries(language.colours), text) {
         return PieceWord::Colour(colour);
     }
-    if let Lookup::Found(attribute) = lookup(ATTRIBUTES, text) {
+    if let Lookup::Found(attribute) = lookup(entries(language.attributes), text) {
         return PieceWord::Attribute(attribute);
     }
+    as_piece
+}
+
+/// `text` read as a piece name and its squares, whatever the language.
+fn piece_shape(text: &str) -> PieceWord<'_> {
     if !text.is_ascii() || !text.starts_with(|c: char| c.is_ascii_alphanumeric()) {
         return PieceWord::Other;
     }
@@ -97,30 +173,73 @@ pub(super) fn piece_word(text: &str) -> PieceWord<'_> {
 }
 
 /// The error for a word that should have been a piece.
-pub(super) fn bad_piece(word: &Word<'_>) -> Located {
+pub(super) fn bad_piece(word: &Word<'_>, language: &Language) -> Located {
+    // Popeye's hunters: `s/bb8` moves forward as a knight, back as a bishop.
+    if let Some(slash) = word.text.find('/').filter(|&i| i <= 2) {
+        let walk = &word.text[..(slash + 3).min(word.text.len())];
+        let message = format!("fairy piece {walk} (a hunter)");
+        return (word.at, ParseErrorKind::Unsupported(message));
+    }
     let first = word.text.chars().next().unwrap_or(' ');
-    if "kqrbspKQRBSP".contains(first) && word.text.len() > 1 {
+    let letters: String = language
+        .letters
+        .iter()
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    if language.role(first).is_some() && word.text.len() > 1 {
         let rest: String = word.text.chars().skip(1).collect();
         let message =
             format!("expected squares like e4 after piece letter {first}, found {rest:?}");
         return syntax(word.offset(1), message);
     }
+    let colours: Vec<&str> = language.colours.iter().take(2).map(|(n, _)| *n).collect();
     let message = format!(
-        "expected a piece like Ka1 (K Q R B S P followed by squares), or white/black, found {:?}",
+        "expected a piece like {}a1 (one of {} followed by squares), or {}, found {:?}",
+        letters.chars().next().unwrap_or('K'),
+        letters
+            .chars()
+            .map(String::from)
+            .collect::<Vec<_>>()
+            .join(" "),
+        colours.join("/"),
         word.text
     );
     syntax(word.at, message)
 }
 
-/// Reads the groups of `pieces` (`white Ka1 Qb2 black Ke8`) onto `board`.
-pub(super) fn read_pieces(
-    lexer: &mut Lexer<'_>,
+/// How `read_pieces` puts a piece on an occupied square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Occupied {
+    /// An error: in a diagram a square given twice is a typo.
+    Refuse,
+    /// The new piece replaces the old one (Popeye's twinning `add`).
+    Replace,
+}
+
+/// Reads the groups of `pieces` (`white Ka1 Qb2 black Ke8`) onto `board`,
+/// up to the first word that is neither a colour nor a piece and for which
+/// `ends` is true (a keyword); any other word is an error.
+pub(super) fn read_pieces<'a>(
+    words: &mut impl Words<'a>,
     board: &mut Board,
     keyword: &Word<'_>,
+    language: &Language,
+    occupied: Occupied,
+    ends: &dyn Fn(&str) -> bool,
 ) -> Result<(), Located> {
     let mut colour: Option<Color> = None;
-    while let Some(word) = lexer.peek() {
-        let kind = piece_word(word.text);
+    let colour_names = {
+        let names: Vec<&str> = language.colours.iter().take(2).map(|(n, _)| *n).collect();
+        names.join(" or ")
+    };
+    while let Some(word) = words.peek() {
+        // A group starts with its colour (`wh b3d4`: white, then a piece);
+        // inside it Popeye reads pieces first (`b a2`: a bishop).
+        let squares_follow = colour.is_some()
+            && words
+                .peek_after()
+                .is_some_and(|w| square_list(w.text).is_some());
+        let kind = piece_word(word.text, language, squares_follow);
         let color = match (&kind, colour) {
             (PieceWord::Colour(c), _) => {
                 colour = Some(match c {
@@ -137,7 +256,7 @@ pub(super) fn read_pieces(
                         return Err((word.at, ParseErrorKind::Unsupported(message)));
                     }
                 });
-                lexer.bump();
+                words.bump();
                 continue;
             }
             (PieceWord::Attribute(name), _) => {
@@ -146,8 +265,8 @@ pub(super) fn read_pieces(
             }
             (_, None) => {
                 let message = format!(
-                    "expected white or black after pieces, found {:?}",
-                    word.text
+                    "expected {colour_names} after {}, found {:?}",
+                    keyword.text, word.text
                 );
                 return Err(syntax(word.at, message));
             }
@@ -155,17 +274,17 @@ pub(super) fn read_pieces(
         };
         match kind {
             PieceWord::Pieces { walk, squares } => {
-                lexer.bump();
-                let role = popeye_role(walk).map_err(|kind| (word.at, kind))?;
+                words.bump();
+                let role = popeye_role(walk, language).map_err(|kind| (word.at, kind))?;
                 let located = squares
                     .iter()
                     .enumerate()
                     .map(|(i, sq)| (*sq, word.offset(walk.len() + 2 * i)));
-                place(board, role.of(color), located)?;
+                place(board, role.of(color), located, occupied)?;
             }
-            PieceWord::Walk(walk) => {
-                lexer.bump();
-                let squares_word = lexer.peek();
+            PieceWord::Walk(walk) if squares_follow || !ends(word.text) => {
+                words.bump();
+                let squares_word = words.peek();
                 let squares = squares_word.and_then(|w| square_list(w.text).map(|s| (w, s)));
                 let Some((squares_word, squares)) = squares else {
                     let found =
@@ -174,25 +293,26 @@ pub(super) fn read_pieces(
                         format!("expected squares like e4 after piece letter {walk}{found}");
                     return Err(syntax(squares_word.map_or(word.at, |w| w.at), message));
                 };
-                let role = popeye_role(walk).map_err(|kind| (word.at, kind))?;
-                lexer.bump();
+                let role = popeye_role(walk, language).map_err(|kind| (word.at, kind))?;
+                words.bump();
                 let located = squares
                     .iter()
                     .enumerate()
                     .map(|(i, sq)| (*sq, squares_word.offset(2 * i)));
-                place(board, role.of(color), located)?;
+                place(board, role.of(color), located, occupied)?;
             }
             _ => {
-                if lookup(KEYWORDS, word.text) == Lookup::NotFound {
-                    return Err(bad_piece(&word));
+                if !ends(word.text) {
+                    return Err(bad_piece(&word, language));
                 }
                 break;
             }
         }
     }
     if colour.is_none() {
-        let at = lexer.peek().map_or(keyword.at, |w| w.at);
-        return Err(syntax(at, "expected white or black after pieces".into()));
+        let at = words.peek().map_or(keyword.at, |w| w.at);
+        let message = format!("expected {colour_names} after {}", keyword.text);
+        return Err(syntax(at, message));
     }
     Ok(())
 }
@@ -203,9 +323,10 @@ pub(super) fn place(
     board: &mut Board,
     piece: shakmaty::Piece,
     squares: impl Iterator<Item = (Square, Location)>,
+    occupied: Occupied,
 ) -> Result<(), Located> {
     for (square, at) in squares {
-        if board.piece_at(square).is_some() {
+        if occupied == Occupied::Refuse && board.piece_at(square).is_some() {
             return Err(syntax(at, format!("square {square} is given twice")));
         }
         board.set_piece_at(square, piece);
@@ -213,28 +334,26 @@ pub(super) fn place(
     Ok(())
 }
 
-/// Reads Popeye's Forsyth notation: ranks from 8 down, digits for empty
-/// squares (one or two digits), upper case White, lower case black, `S` for
-/// knights, `+`/`-` to force White/Black. With `/` between ranks every rank
-/// must hold 8 squares; without, the squares run on and need not fill the
-/// board (as in Popeye). Errors carry the character index in `text`.
-pub(super) fn parse_forsyth(text: &str) -> Result<Board, (usize, ParseErrorKind)> {
-    let ranked = text.contains('/');
+/// Reads Popeye's Forsyth notation as Popeye reads it: squares from a8 to
+/// h1, rank after rank; a number (one or two digits) skips that many
+/// squares and runs on across ranks; `/` is only for the eye, so ranks may
+/// be left short (`56/BK4bk/`); upper case is White, lower case Black, `+`
+/// and `-` force White and Black; the letters are the language's. Squares
+/// skipped past h1 are harmless, a piece past h1 is an error. Errors carry
+/// the character index in `text`.
+pub(super) fn parse_forsyth(
+    text: &str,
+    language: &Language,
+) -> Result<Board, (usize, ParseErrorKind)> {
     let mut board = Board::empty();
-    let mut fill = Fill {
-        ranked,
-        filled: 0,
-        in_rank: 0,
-    };
+    // Squares covered so far, from a8 onwards.
+    let mut filled: u32 = 0;
     let mut forced: Option<Color> = None;
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
     while let Some(&c) = chars.get(i) {
         match c {
-            '/' => {
-                fill.end_rank(i)?;
-                i += 1;
-            }
+            '/' => i += 1,
             '0'..='9' => {
                 let mut n = c.to_digit(10).unwrap_or(0);
                 let mut len = 1;
@@ -242,7 +361,7 @@ pub(super) fn parse_forsyth(text: &str) -> Result<Board, (usize, ParseErrorKind)
                     n = 10 * n + d;
                     len = 2;
                 }
-                fill.advance(n, i)?;
+                filled = filled.saturating_add(n);
                 i += len;
             }
             '+' | '-' => {
@@ -258,82 +377,34 @@ pub(super) fn parse_forsyth(text: &str) -> Result<Board, (usize, ParseErrorKind)
                 ));
             }
             c if c.is_ascii_alphabetic() => {
-                let role = popeye_role(&c.to_string()).map_err(|kind| (i, kind))?;
+                let role = popeye_role(&c.to_string(), language).map_err(|kind| (i, kind))?;
                 let color = forced
                     .take()
                     .unwrap_or(Color::from_white(c.is_ascii_uppercase()));
-                let square = fill.advance(1, i)?;
+                if filled >= 64 {
+                    let message = format!(
+                        "piece {c} after h1: the squares before it cover more than the 64 of the board"
+                    );
+                    return Err((i, ParseErrorKind::Fen(message)));
+                }
+                let square = Square::from_coords(File::new(filled % 8), Rank::new(7 - filled / 8));
                 board.set_piece_at(square, role.of(color));
+                filled += 1;
                 i += 1;
             }
             _ => {
+                let letters: String = language
+                    .letters
+                    .iter()
+                    .map(|l| format!("{} ", l.to_ascii_uppercase()))
+                    .collect();
                 let message = format!(
-                    "unexpected {c:?} in forsyth: expected a piece letter (K Q R B S P), a number of empty squares or '/'"
+                    "unexpected {c:?} in forsyth: expected a piece letter ({}), a number of empty squares or '/'",
+                    letters.trim_end()
                 );
                 return Err((i, ParseErrorKind::Fen(message)));
             }
         }
     }
-    fill.finish(chars.len())?;
     Ok(board)
-}
-
-/// How far a Forsyth string has filled the board, from a8 onwards.
-#[derive(Debug)]
-pub(super) struct Fill {
-    ranked: bool,
-    filled: u32,
-    in_rank: u32,
-}
-
-impl Fill {
-    pub(super) fn rank(&self) -> u32 {
-        8 - (self.filled - self.in_rank) / 8
-    }
-
-    /// Covers `n` squares (the string's character `i`); returns the first.
-    pub(super) fn advance(&mut self, n: u32, i: usize) -> Result<Square, (usize, ParseErrorKind)> {
-        let first = self.filled;
-        self.in_rank += n;
-        self.filled += n;
-        if self.ranked && self.in_rank > 8 {
-            let message = format!("rank {} has more than 8 squares: expected 8", self.rank());
-            return Err((i, ParseErrorKind::Fen(message)));
-        }
-        if self.filled > 64 {
-            return Err((
-                i,
-                ParseErrorKind::Fen("more than 64 squares: expected 8 ranks of 8".into()),
-            ));
-        }
-        let first = first.min(63);
-        Ok(Square::from_coords(
-            File::new(first % 8),
-            Rank::new(7 - first / 8),
-        ))
-    }
-
-    pub(super) fn end_rank(&mut self, i: usize) -> Result<(), (usize, ParseErrorKind)> {
-        if self.in_rank != 8 {
-            let message = format!(
-                "rank {} has {} squares: expected 8 before '/'",
-                self.rank(),
-                self.in_rank
-            );
-            return Err((i, ParseErrorKind::Fen(message)));
-        }
-        self.in_rank = 0;
-        Ok(())
-    }
-
-    pub(super) fn finish(&self, end: usize) -> Result<(), (usize, ParseErrorKind)> {
-        if self.ranked && (self.filled != 64 || self.in_rank != 8) {
-            let message = format!(
-                "forsyth describes {} squares: expected 8 ranks of 8",
-                self.filled
-            );
-            return Err((end, ParseErrorKind::Fen(message)));
-        }
-        Ok(())
-    }
 }

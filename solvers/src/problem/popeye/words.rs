@@ -24,6 +24,8 @@ impl Word<'_> {
 /// read through it from Popeye input and from YAML option strings alike.
 pub(crate) trait Words<'a> {
     fn peek(&self) -> Option<Word<'a>>;
+    /// The word after the next one.
+    fn peek_after(&self) -> Option<Word<'a>>;
     fn bump(&mut self);
 }
 
@@ -111,6 +113,12 @@ impl<'a> Words<'a> for Lexer<'a> {
         self.clone().next_word()
     }
 
+    fn peek_after(&self) -> Option<Word<'a>> {
+        let mut ahead = self.clone();
+        ahead.next_word();
+        ahead.next_word()
+    }
+
     fn bump(&mut self) {
         self.next_word();
     }
@@ -160,6 +168,10 @@ impl<'a> TextWords<'a> {
 impl<'a> Words<'a> for TextWords<'a> {
     fn peek(&self) -> Option<Word<'a>> {
         self.words.get(self.next).copied()
+    }
+
+    fn peek_after(&self) -> Option<Word<'a>> {
+        self.words.get(self.next + 1).copied()
     }
 
     fn bump(&mut self) {

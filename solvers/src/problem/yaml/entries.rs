@@ -18,6 +18,9 @@ pub(super) struct Entry {
     pub(super) options_at: Option<Pointer>,
     /// What the position states of castling and en passant.
     pub(super) stated: Stated,
+    /// The twins (`twins: {b: Move e1 d1, c: Continued Remove c3}`), in
+    /// Popeye's English twinning commands.
+    pub(super) twins: Vec<Result<TwinSpec, super::super::popeye::Located>>,
 }
 
 /// Text of a scalar key, for messages and lookups.
@@ -69,13 +72,7 @@ pub(super) fn read_entry(
                 read_options(value, &here, &mut entry.rules)?;
                 entry.options_at = Some(Pointer::key(path, name));
             }
-            "twins" if is_empty(value) => {}
-            "twins" => {
-                return Err(fault(
-                    Pointer::key(path, name),
-                    ParseErrorKind::Unsupported("twins".into()),
-                ))
-            }
+            "twins" => entry.twins = read_twins(value, &here)?,
             "comments" | "keywords" | "award" => {}
             other if FAIRY_KEYS.contains(&other) => {
                 let kind = ParseErrorKind::Unsupported(format!("{other} (fairy)"));
@@ -130,16 +127,6 @@ pub(super) fn read_entry(
         }
     };
     Ok((stipulation, setup, entry))
-}
-
-pub(super) fn is_empty(value: &Value) -> bool {
-    match value {
-        Value::Null => true,
-        Value::String(s) => s.trim().is_empty(),
-        Value::Sequence(s) => s.is_empty(),
-        Value::Mapping(m) => m.is_empty(),
-        _ => false,
-    }
 }
 
 pub(super) fn read_stipulation(value: &Value, at: Pointer) -> Result<Stipulation, Fault> {
@@ -399,7 +386,7 @@ pub(super) fn read_options(value: &Value, here: &[Step], rules: &mut Rules) -> R
         let located = |column: usize| at.clone().at_char(column.saturating_sub(1));
         loop {
             let next = words.peek();
-            match read_option(&mut words) {
+            match read_option(&mut words, &ENGLISH) {
                 Ok(Some(effect)) => rules.add(effect, Location { line: 1, column: 1 }),
                 Ok(None) => {
                     if let Some(word) = next {
@@ -413,4 +400,52 @@ pub(super) fn read_options(value: &Value, here: &[Step], rules: &mut Rules) -> R
         }
     }
     Ok(())
+}
+
+/// yacpdb's `twins:` map (label to twinning commands, e.g. `b: Move e1 d1`)
+/// or list of commands; the twins come in the order written.
+pub(super) fn read_twins(
+    value: &Value,
+    here: &[Step],
+) -> Result<Vec<Result<TwinSpec, super::super::popeye::Located>>, Fault> {
+    let texts: Vec<(String, Pointer)> = match value {
+        Value::Null => Vec::new(),
+        Value::Mapping(map) => map
+            .iter()
+            .map(|(key, item)| {
+                let at = Pointer::value(&child(here, Step::Key(key_text(key))));
+                scalar_text(item).map(|t| (t, at.clone())).ok_or_else(|| {
+                    syntax(at, "expected twinning commands as text, e.g. Move e1 d1")
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        Value::Sequence(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let at = Pointer::value(&child(here, Step::Index(i)));
+                scalar_text(item).map(|t| (t, at.clone())).ok_or_else(|| {
+                    syntax(at, "expected twinning commands as text, e.g. Move e1 d1")
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        _ => {
+            let message = "expected twins as a map like {b: Move e1 d1}";
+            return Err(syntax(Pointer::value(here), message));
+        }
+    };
+    let mut twins = Vec::new();
+    for (text, at) in texts {
+        let mut words = TextWords::new(&text);
+        let located = |column: usize| at.clone().at_char(column.saturating_sub(1));
+        let start = Location { line: 1, column: 1 };
+        let twin = read_twin(&mut words, &ENGLISH, start, false)
+            .map_err(|(location, kind)| fault(located(location.column), kind))?;
+        if let Some(word) = words.peek() {
+            let message = format!("expected a twinning command (move, exchange, add, remove, substitute, rotate, mirror, shift, polishtype, stipulation, continued), found {:?}", word.text);
+            return Err(syntax(located(word.at.column), &message));
+        }
+        twins.push(Ok(twin));
+    }
+    Ok(twins)
 }

@@ -21,7 +21,9 @@
 //! `authors` (a list or one name), `source` (text, or yacpdb's mapping with
 //! `name`, `issue`, `date`…, which is rendered to one line), `id`,
 //! `solution`, `intended-solutions`, `options` (Popeye options, read as in
-//! [`popeye`](super::popeye)) and `twins` (refused unless empty). `comments`,
+//! [`popeye`](super::popeye)) and `twins` (a map from twin label to Popeye's
+//! English twinning commands, `{b: Move e1 d1, c: Continued Remove c3}`,
+//! each twin a problem of its own). `comments`,
 //! `keywords` and `award` are accepted and ignored; any other key is an
 //! error naming it.
 //!
@@ -44,7 +46,10 @@ use shakmaty::{Board, Role, Square};
 use yaml_serde::{Mapping, Value};
 
 use super::fenline::{full_fen, parse_fen_at, skip_blanks, ParsedFen};
-use super::popeye::{read_option, rule_options, Rules, TextWords, Words};
+use super::popeye::{
+    expand, label, read_option, read_twin, rule_options, Position, Rules, TextWords, TwinSpec,
+    Words, ENGLISH,
+};
 use super::{
     default_castling_rights, Location, Origin, ParseError, ParseErrorKind, Problem, Stated,
 };
@@ -104,6 +109,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
             file: name.to_owned(),
             location,
             index: 0,
+            twin: None,
             kind,
         })]
     };
@@ -122,10 +128,12 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
         budget: LOCATE_BUDGET,
     };
     let mut results = Vec::new();
+    let mut entry_number = 0;
     let error = |location: Location, index: usize, kind| ParseError {
         file: name.to_owned(),
         location,
         index,
+        twin: None,
         kind,
     };
     for (doc, deserializer) in yaml_serde::Deserializer::from_str(text).enumerate() {
@@ -179,23 +187,28 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                     "expected a problem: a mapping with stipulation and algebraic or fen",
                 )),
             };
-            results.push(match read {
-                Ok((stipulation, setup, entry)) => Ok(Problem {
-                    origin: Origin {
-                        file: name.to_owned(),
-                        line,
-                        index,
-                    },
-                    id: entry.id,
-                    authors: entry.authors,
-                    source: entry.source,
-                    stipulation,
-                    setup,
-                    stated: entry.stated,
-                    options: entry.rules.kept,
-                    intended_solutions: entry.intended_solutions,
-                    solution: entry.solution,
-                }),
+            let origin = Origin {
+                file: name.to_owned(),
+                line,
+                index,
+                entry: entry_number,
+            };
+            entry_number += 1;
+            match read {
+                Ok((stipulation, setup, entry)) => {
+                    let twinned = !entry.twins.is_empty();
+                    let number = origin.entry;
+                    let problems = twins_of(origin, stipulation, setup, entry);
+                    for (i, problem) in problems.into_iter().enumerate() {
+                        let index = results.len();
+                        let location = Location { line, column: 1 };
+                        results.push(problem.map_err(|(_, kind)| ParseError {
+                            // A twin refused alone keeps its label for its id.
+                            twin: twinned.then(|| (number, label(i))),
+                            ..error(location, index, kind)
+                        }));
+                    }
+                }
                 Err(fault) => {
                     // Past the locator's budget the entry's first line
                     // stands for the node, with no further scan of the
@@ -208,9 +221,9 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
                         Some(at) => at,
                         None => Location { line, column: 1 },
                     };
-                    Err(error(location, index, fault.kind))
+                    results.push(Err(error(location, index, fault.kind)));
                 }
-            });
+            }
         }
     }
     if results.is_empty() {
@@ -220,6 +233,55 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
         results.push(Err(error(Location { line: 1, column: 1 }, 0, kind)));
     }
     results
+}
+
+/// The problems of one entry: itself, or one per twin. A twin's board
+/// keeps the entry's side to move and en-passant square unless its
+/// stipulation changes (then the stipulation's side moves first), and keeps
+/// the castling rights its kings and rooks still have at home.
+fn twins_of(
+    origin: Origin,
+    stipulation: Stipulation,
+    setup: shakmaty::Setup,
+    entry: Entry,
+) -> Vec<Result<Problem, super::popeye::Located>> {
+    let zero = Position {
+        board: setup.board.clone(),
+        stipulation,
+    };
+    let twinned = !entry.twins.is_empty();
+    expand(zero, false, &entry.twins)
+        .into_iter()
+        .enumerate()
+        .map(|(i, twin)| {
+            let (position, twin) = twin?;
+            let mut twin_setup = setup.clone();
+            if position.board != setup.board {
+                twin_setup.castling_rights &= super::default_castling_rights(&position.board);
+                twin_setup.ep_square = None;
+            }
+            if position.stipulation != stipulation {
+                twin_setup.turn = position.stipulation.side_to_move();
+            }
+            twin_setup.board = position.board;
+            Ok(Problem {
+                origin: Origin {
+                    index: origin.index + i,
+                    ..origin.clone()
+                },
+                id: entry.id.clone(),
+                authors: entry.authors.clone(),
+                source: entry.source.clone(),
+                stipulation: position.stipulation,
+                setup: twin_setup,
+                stated: entry.stated,
+                options: entry.rules.kept.clone(),
+                intended_solutions: entry.intended_solutions,
+                solution: entry.solution.clone(),
+                twin: twinned.then_some(twin),
+            })
+        })
+        .collect()
 }
 
 /// The YAML library's message without its " at line L column C" tail, which
