@@ -200,17 +200,24 @@ pub enum ParseErrorKind {
     StipulationIsNull,
 }
 
+/// The answer for a file refused whole: one error, at `location`.
+fn whole_file(
+    name: &str,
+    location: Location,
+    kind: ParseErrorKind,
+) -> Vec<Result<Problem, ParseError>> {
+    vec![Err(ParseError {
+        file: name.to_owned(),
+        location,
+        index: 0,
+        twin: None,
+        kind,
+    })]
+}
+
 /// Reads every problem of one file. `name` is used in errors and origins.
 pub fn parse(name: &str, content: &[u8]) -> Vec<Result<Problem, ParseError>> {
-    let whole_file_error = |kind, location| {
-        vec![Err(ParseError {
-            file: name.to_owned(),
-            location,
-            index: 0,
-            twin: None,
-            kind,
-        })]
-    };
+    let whole_file_error = |kind, location| whole_file(name, location, kind);
     let start = Location { line: 1, column: 1 };
     if content.len() > MAX_FILE_BYTES {
         return whole_file_error(ParseErrorKind::TooLarge(content.len()), start);

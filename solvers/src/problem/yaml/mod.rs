@@ -104,15 +104,7 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
     };
     let text = text.as_ref();
     // What the text would cost the YAML library is checked first.
-    let refused = |location, kind| {
-        vec![Err(ParseError {
-            file: name.to_owned(),
-            location,
-            index: 0,
-            twin: None,
-            kind,
-        })]
-    };
+    let refused = |location, kind| super::whole_file(name, location, kind);
     if let Some(location) = too_deep(text) {
         let message = format!(
             "YAML syntax: flow collections ([ ] or {{ }}) nested more than {MAX_FLOW_DEPTH} deep"
