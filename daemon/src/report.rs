@@ -32,6 +32,47 @@ pub fn render(verdict: &Verdict, format: Format) -> Result<String> {
     })
 }
 
+/// One line per twinned entry among `verdicts` (a file's, in order): the
+/// entry is cooked when any twin is, sound when every twin is, and
+/// otherwise as its twins say, e.g.
+/// `Entry x.0: cooked (a sound, b cooked, c sound)`.
+pub fn entries(verdicts: &[Verdict]) -> String {
+    let mut out = String::new();
+    let mut rest = verdicts;
+    while let Some(first) = rest.first() {
+        let Some(label) = first.twin.as_ref().map(|t| t.label.as_str()) else {
+            rest = &rest[1..];
+            continue;
+        };
+        let entry = first.id.strip_suffix(label).unwrap_or(&first.id);
+        let same_entry = |v: &Verdict| {
+            v.twin
+                .as_ref()
+                .is_some_and(|t| v.id.strip_suffix(t.label.as_str()) == Some(entry))
+        };
+        let n = rest.iter().take_while(|v| same_entry(v)).count().max(1);
+        let (twins, after) = rest.split_at(n);
+        let kinds: Vec<Kind> = twins.iter().map(|v| v.verdict).collect();
+        let whole = if kinds.contains(&Kind::Cooked) {
+            "cooked".to_string()
+        } else if kinds.iter().all(|k| *k == Kind::Sound) {
+            "sound".to_string()
+        } else {
+            "not sound in every twin".to_string()
+        };
+        let each: Vec<String> = twins
+            .iter()
+            .map(|v| {
+                let label = v.twin.as_ref().map_or("", |t| t.label.as_str());
+                format!("{label} {}", v.verdict)
+            })
+            .collect();
+        let _ = writeln!(out, "Entry {entry}: {whole} ({})", each.join(", "));
+        rest = after;
+    }
+    out
+}
+
 /// A text board with White at the bottom, as solvers print it.
 pub fn diagram(fen: &str) -> Option<String> {
     let board = fen.parse::<Fen>().ok()?.into_setup().board;
@@ -221,6 +262,23 @@ pub fn text(v: &Verdict) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The entry line: cooked when one twin is, one line per twinned
+    /// entry, none for an entry without twins.
+    #[test]
+    fn a_cooked_twin_makes_its_entry_cooked() {
+        let file = "beginproblem\npieces white kg1 ra1 black kh8 pg7h7\nstipulation #1\n\
+                    twin add white rb2\nnext\n\
+                    pieces white kg1 ra1 black kh8 pg7h7\nstipulation #1\nendproblem\n";
+        let config = crate::config::Config::builtin();
+        let verdicts = crate::pipeline::judge_file("tw.pop", file.as_bytes(), &config.stages);
+        assert_eq!(
+            entries(&verdicts),
+            "Entry tw.0: cooked (a sound, b cooked)\n"
+        );
+        assert_eq!(entries(&verdicts[..1]), "Entry tw.0: sound (a sound)\n");
+        assert_eq!(entries(&verdicts[2..]), "");
+    }
 
     #[test]
     fn diagram_puts_white_at_the_bottom() {

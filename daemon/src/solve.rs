@@ -54,6 +54,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out.write_all(report::render(verdict, args.format)?.as_bytes())
                 .context("writing to stdout")?;
         }
+        // A cook in any twin is a cook of the whole entry: one line each.
+        if args.format == report::Format::Text {
+            out.write_all(report::entries(&verdicts).as_bytes())
+                .context("writing to stdout")?;
+        }
         out.flush().context("writing to stdout")?;
         if !progress {
             eprintln!("cookd: {name}: {} problem(s) judged", verdicts.len());
