@@ -510,3 +510,28 @@ fn stalemate_trees_agree_with_plain_minimax() {
     eprintln!("{checked} stalemate keys ({selfmates} s=n), {variations} variations");
     assert!(checked >= 40, "only {checked} stalemate keys checked");
 }
+
+/// s=1, checked by hand: White's king on h1 is boxed (g1 and g2 on the
+/// rook g7's file, h2 blocked by h3, a6 by a7). 1.Rb8+ leaves Black only
+/// 1...Kxb8 (b7 is the a6 pawn's, the rook g7 cannot reach b8), after
+/// which White has no move and is not in check. The tree and its tries
+/// agree with the plain minimax, as an s=2 with the same key.
+#[test]
+fn self_stalemate_tree() {
+    let fen = "k7/p5r1/P7/8/8/7p/7P/1R5K w - - 0 1";
+    let pos = position(fen);
+    for (stipulation, n) in [("s=1", 1), ("s=2", 2)] {
+        let (_, g) = Genre::of(stipulation.parse().unwrap()).unwrap();
+        let limits = Limits {
+            max_variations: 100_000,
+            tries: true,
+        };
+        let t = build(fen, stipulation, "b1b8", limits);
+        assert_eq!(t.key.san, "Rb8+");
+        assert_eq!(t.key.length, 1, "{stipulation}");
+        assert_eq!(t.key.variations.len(), 1);
+        assert_eq!(t.key.variations[0].san, "Kxb8");
+        check_play(&pos, &t.key, n, g, true);
+        check_tries(&pos, &t, n, g);
+    }
+}

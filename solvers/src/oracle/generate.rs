@@ -295,12 +295,64 @@ pub fn mate_case(rng: &mut Rng) -> (Chess, Stipulation) {
                 promotion_help(rng, max_units + 1, turn)
             }
             (_, 2) => thinned_game(rng, max_units, turn),
+            (
+                Stipulation::SelfMate {
+                    goal: Goal::Stalemate,
+                    ..
+                },
+                3,
+            ) => boxed_kings(rng),
             _ => Some(sparse_position(rng, units, turn)),
         };
         if let Some(pos) = pos {
             return (pos, stipulation);
         }
     }
+}
+
+/// A self-stalemate position, White to move: random placements almost
+/// never give one with a key (none in 9,000), so both kings are boxed in
+/// as such problems box them. White's king in the corner h1, h2 blocked
+/// by h3 and g1/g2 on a Black rook's g-file; Black's king on a8 behind
+/// a7, blocked by a White pawn on a6; White's free units (a rook or
+/// queen, perhaps a minor piece) anywhere. Half the time the board is
+/// mirrored left to right.
+fn boxed_kings(rng: &mut Rng) -> Option<Chess> {
+    let mut board = Board::empty();
+    for (sq, piece) in [
+        (Square::H1, Color::White.king()),
+        (Square::H2, Color::White.pawn()),
+        (Square::H3, Color::Black.pawn()),
+        (Square::A8, Color::Black.king()),
+        (Square::A7, Color::Black.pawn()),
+        (Square::A6, Color::White.pawn()),
+    ] {
+        board.set_piece_at(sq, piece);
+    }
+    let rook_rank = 2 + rng.below(6) as u32;
+    board.set_piece_at(
+        Square::from_coords(shakmaty::File::G, shakmaty::Rank::new(rook_rank)),
+        Color::Black.rook(),
+    );
+    let free = [Role::Rook, Role::Queen][rng.below(2)];
+    let extra = [None, Some(Role::Knight), Some(Role::Bishop)][rng.below(3)];
+    for role in std::iter::once(free).chain(extra) {
+        let sq = Square::new(rng.below(64) as u32);
+        if board.piece_at(sq).is_some() {
+            return None;
+        }
+        board.set_piece_at(
+            sq,
+            Piece {
+                color: Color::White,
+                role,
+            },
+        );
+    }
+    if rng.chance(50) {
+        board.flip_horizontal();
+    }
+    playable(board, Color::White, Bitboard::EMPTY)
 }
 
 /// Mate mostly, stalemate in a quarter of the draws.
