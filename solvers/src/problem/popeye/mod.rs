@@ -605,6 +605,16 @@ pub fn to_popeye(problem: &Problem) -> String {
 mod tests {
     use super::*;
 
+    /// Found by fuzzing (AFL, 474,712 executions into the run after the
+    /// languages and twins came in): a piece token with a non-ASCII letter
+    /// (`K5/I\u{c0}`) panicked; it must be refused as an error.
+    #[test]
+    fn fuzz_found_non_ascii_piece_token_is_an_error() {
+        let text = "Begi  DcpvlKiAfjogYohancj\nAuthor    Dj\nOrigin   f0726\nPieces White Kf1 Rf6 Rh1 Black K5/I\u{c0}\nNjyyxpqY '9\nLegz\nAuthor    Xcubk\tTszxn\nRigjro    OJCJnfbw Vf9 Wd8 Xf9 Kff8\nIrszkgesnfuhlp !6\nBeginProblem\nAuthor    Fj\nOrigin    Ufodbu-Bhpjyrdt,Ktuitdz- GH/1479\nPieces Whit";
+        let results = parse("fuzz", text);
+        assert!(results.iter().any(Result::is_err), "{results:?}");
+    }
+
     fn words(text: &str) -> Vec<(String, usize, usize)> {
         let mut lexer = Lexer::new(text);
         std::iter::from_fn(|| lexer.next_word())

@@ -176,7 +176,9 @@ fn piece_shape(text: &str) -> PieceWord<'_> {
 pub(super) fn bad_piece(word: &Word<'_>, language: &Language) -> Located {
     // Popeye's hunters: `s/bb8` moves forward as a knight, back as a bishop.
     if let Some(slash) = word.text.find('/').filter(|&i| i <= 2) {
-        let walk = &word.text[..(slash + 3).min(word.text.len())];
+        // The slash and the two characters after it (which need not be
+        // ASCII: slicing by bytes there panicked, found by fuzzing).
+        let walk: String = word.text.chars().take(slash + 3).collect();
         let message = format!("fairy piece {walk} (a hunter)");
         return (word.at, ParseErrorKind::Unsupported(message));
     }
