@@ -376,15 +376,12 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
             index,
             entry: index,
         };
-        let result = parse_line(line).map_err(|spot| ParseError {
-            file: name.to_owned(),
-            location: Location {
+        let result = parse_line(line).map_err(|spot| {
+            let location = Location {
                 line: number + 1,
                 column: column_of(line, spot.offset),
-            },
-            index,
-            twin: None,
-            kind: spot.kind,
+            };
+            ParseError::new(name, location, index, spot.kind)
         });
         results.push(result.map(|fields| fields.into_problem(origin)));
     }

@@ -200,19 +200,27 @@ pub enum ParseErrorKind {
     StipulationIsNull,
 }
 
+impl ParseError {
+    /// An error of problem `index` of `file` at `location`, outside twins
+    /// (a refused twin gets its label afterwards).
+    pub(crate) fn new(file: &str, location: Location, index: usize, kind: ParseErrorKind) -> Self {
+        ParseError {
+            file: file.to_owned(),
+            location,
+            index,
+            twin: None,
+            kind,
+        }
+    }
+}
+
 /// The answer for a file refused whole: one error, at `location`.
 fn whole_file(
     name: &str,
     location: Location,
     kind: ParseErrorKind,
 ) -> Vec<Result<Problem, ParseError>> {
-    vec![Err(ParseError {
-        file: name.to_owned(),
-        location,
-        index: 0,
-        twin: None,
-        kind,
-    })]
+    vec![Err(ParseError::new(name, location, 0, kind))]
 }
 
 /// Reads every problem of one file. `name` is used in errors and origins.

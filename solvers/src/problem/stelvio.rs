@@ -37,12 +37,8 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
     let mut results = Vec::new();
     while let Some((fen_line_number, fen_line)) = lines.next() {
         let index = results.len();
-        let error = |line: usize, column: usize, kind: ParseErrorKind| ParseError {
-            file: name.to_owned(),
-            location: Location { line, column },
-            index,
-            twin: None,
-            kind,
+        let error = |line: usize, column: usize, kind: ParseErrorKind| {
+            ParseError::new(name, Location { line, column }, index, kind)
         };
         let fen = match read_fen_line(fen_line) {
             Ok(fen) => fen,

@@ -464,13 +464,8 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
     let mut lexer = Lexer::new(text);
     let mut results: Vec<Result<Problem, ParseError>> = Vec::new();
     let mut entry = 0;
-    let error = |location: Location, index: usize, kind| ParseError {
-        file: name.to_owned(),
-        location,
-        index,
-        twin: None,
-        kind,
-    };
+    let error =
+        |location: Location, index: usize, kind| ParseError::new(name, location, index, kind);
     let opens = |word: &str| {
         Language::of_begin(word).filter(|l| l.keyword(word) == Lookup::Found(Keyword::BeginProblem))
     };

@@ -121,13 +121,8 @@ pub fn parse(name: &str, text: &str) -> Vec<Result<Problem, ParseError>> {
     };
     let mut results = Vec::new();
     let mut entry_number = 0;
-    let error = |location: Location, index: usize, kind| ParseError {
-        file: name.to_owned(),
-        location,
-        index,
-        twin: None,
-        kind,
-    };
+    let error =
+        |location: Location, index: usize, kind| ParseError::new(name, location, index, kind);
     for (doc, deserializer) in yaml_serde::Deserializer::from_str(text).enumerate() {
         let doc_lines = documents.get(doc);
         let doc_start = Location {
