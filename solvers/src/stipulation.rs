@@ -194,15 +194,28 @@ impl FromStr for Stipulation {
             "ser-", "ser", "r#", "hs#", "sh", "pser", "#=", "==", "00", "x", "~",
         ];
         // A bare `=` is a study; `=` followed by a length is a stalemate.
+        // After an orthodox goal a length follows; a second goal sign makes
+        // it one of Popeye's fairy goals (`##`, `#!`, `#=`, `==`, `=#`…),
+        // which deserves that name rather than "bad length".
+        let fairy_goal = |rest: &str| {
+            rest.starts_with(['#', '=', '!', '+'])
+                .then(|| ParseStipulationError::Unsupported(s.trim().to_owned()))
+        };
         for goal in [Goal::Mate, Goal::Stalemate] {
             let sign = goal.symbol();
             if let Some(rest) = lower.strip_prefix(&format!("s{sign}")) {
+                if let Some(e) = fairy_goal(rest) {
+                    return Err(e);
+                }
                 return Ok(Stipulation::SelfMate {
                     moves: whole_moves(rest)?,
                     goal,
                 });
             }
             if let Some(rest) = lower.strip_prefix(&format!("h{sign}")) {
+                if let Some(e) = fairy_goal(rest) {
+                    return Err(e);
+                }
                 let plies = parse_half_moves(rest, true)?;
                 if plies < 1 {
                     return Err(ParseStipulationError::TooShort {
@@ -216,6 +229,9 @@ impl FromStr for Stipulation {
                 continue;
             };
             // `=` alone is a study, `==…` fairy: a stalemate needs a length.
+            if let Some(e) = fairy_goal(rest) {
+                return Err(e);
+            }
             if goal == Goal::Stalemate && !rest.starts_with(|c: char| c.is_ascii_digit()) {
                 continue;
             }
@@ -324,6 +340,27 @@ mod tests {
                 bad.parse::<Stipulation>().is_err(),
                 "{bad:?} should be rejected"
             );
+        }
+    }
+
+    /// Popeye's fairy goals after an orthodox sign are named fairy, not a
+    /// bad length (a user would look for a typo in the number).
+    #[test]
+    fn fairy_goals_are_named_fairy() {
+        for fairy in [
+            "h##5", "#!3", "h#!2", "s##3", "#=2", "h==3", "=#2", "==2", "h=#2",
+        ] {
+            assert_eq!(
+                fairy.parse::<Stipulation>(),
+                Err(ParseStipulationError::Unsupported(fairy.to_owned())),
+                "{fairy:?}"
+            );
+        }
+        for bad in ["#x", "h#", "#2.7"] {
+            assert!(matches!(
+                bad.parse::<Stipulation>(),
+                Err(ParseStipulationError::BadLength(_))
+            ));
         }
     }
 }

@@ -453,14 +453,17 @@ pub(crate) fn apply(
     Ok((position, shown.join(" ")))
 }
 
-/// The label of the twin at `index` (0-based): a) … z), then aa), ab), …
+/// The label of the twin at `index` (0-based): a) … z), then aa) … zz),
+/// aaa), … (bijective base 26, so every index has its own label).
 pub(crate) fn label(index: usize) -> String {
-    let letter = |i: usize| char::from(b'a' + (i % 26) as u8);
-    if index < 26 {
-        letter(index).to_string()
-    } else {
-        format!("{}{}", letter(index / 26 - 1), letter(index))
+    let mut letters = Vec::new();
+    let mut n = index + 1;
+    while n > 0 {
+        n -= 1;
+        letters.push(char::from(b'a' + (n % 26) as u8));
+        n /= 26;
     }
+    letters.iter().rev().collect()
 }
 
 /// The twins of one problem: the diagram (`zero`), whether it is a zero
@@ -509,4 +512,29 @@ pub(crate) fn expand(
         twins.push(result);
     }
     twins
+}
+
+#[cfg(test)]
+mod tests {
+    use super::label;
+
+    #[test]
+    fn every_twin_has_its_own_label() {
+        let labels: Vec<String> = (0..30_000).map(label).collect();
+        for (index, expected) in [
+            (0, "a"),
+            (25, "z"),
+            (26, "aa"),
+            (27, "ab"),
+            (51, "az"),
+            (52, "ba"),
+            (701, "zz"),
+            (702, "aaa"),
+            (703, "aab"),
+        ] {
+            assert_eq!(labels[index], expected);
+        }
+        let distinct: std::collections::HashSet<&String> = labels.iter().collect();
+        assert_eq!(distinct.len(), labels.len());
+    }
 }
