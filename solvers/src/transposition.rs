@@ -16,8 +16,20 @@
 //! [`Table::new_search`]): its pages are then already mapped, where a fresh
 //! table pays a page fault for each page it first touches, and threads
 //! faulting pages of one process in at once slow each other down.
+//!
+//! A search uses a *window* of the table, its first slots, that starts at
+//! [`WINDOW_LOG2`] and doubles whenever half of it is filled: random probes
+//! over the whole memory would touch every page of it (a one-shot solve of
+//! a small helpmate with a 1 GB table spent four fifths of its CPU time in
+//! the kernel, handing out pages), where the window touches what the search
+//! needs. Doubling the window moves half of the entries out of their
+//! slot's reach (a key's slot gains a bit): they read as misses, which cost
+//! time, never correctness.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+
+/// Log2 of the slots a search starts with (1 MiB).
+pub const WINDOW_LOG2: u32 = 16;
 
 /// Bytes per slot.
 const SLOT_BYTES: usize = 16;
@@ -28,7 +40,13 @@ pub struct Table {
     /// Slot `i` is words `2i` (check) and `2i + 1` (data): a bucket of two
     /// slots is 32 bytes, so a probe touches one cache line.
     words: Box<[AtomicU64]>,
-    mask: usize,
+    /// The window's slots minus one: probes reach slots `0..=mask`.
+    mask: AtomicUsize,
+    /// Slots this search has filled in the window (an empty slot, or one
+    /// of an earlier search, taken): at half the window it doubles.
+    filled: AtomicUsize,
+    /// The largest window so far: the slots whose pages may be mapped.
+    reached: AtomicUsize,
     /// Counts searches (mod 4): entries of earlier ones yield their slots.
     generation: AtomicU8,
 }
@@ -37,13 +55,16 @@ impl Table {
     /// A table of `2^log2_slots` slots (16 bytes each).
     pub fn with_log2_slots(log2_slots: u32) -> Table {
         let slots = 1usize << log2_slots.clamp(1, 40);
+        let window = slots.min(1 << WINDOW_LOG2);
         Table {
             // Zeroed by the allocator: the pages come from the system
             // already zero and are only touched when a probe first reaches
             // them, so a small search in a large table does not pay for
             // writing it all.
             words: bytemuck::zeroed_slice_box(2 * slots),
-            mask: slots - 1,
+            mask: AtomicUsize::new(window - 1),
+            filled: AtomicUsize::new(0),
+            reached: AtomicUsize::new(window),
             generation: AtomicU8::new(0),
         }
     }
@@ -57,14 +78,37 @@ impl Table {
         Table::with_log2_slots(wanted_log2.clamp(10, budget_log2.max(10)))
     }
 
-    /// Memory held by the table.
+    /// Memory the table may use (its window grows up to this).
     pub fn bytes(&self) -> usize {
-        (self.mask + 1) * SLOT_BYTES
+        self.words.len() / 2 * SLOT_BYTES
+    }
+
+    /// Memory in the current search's window.
+    pub fn window_bytes(&self) -> usize {
+        (self.mask.load(Ordering::Relaxed) + 1) * SLOT_BYTES
     }
 
     fn slot(&self, key: u64) -> usize {
         // The low bits index the slot; the full key is checked on read.
-        (key as usize) & self.mask
+        (key as usize) & self.mask.load(Ordering::Relaxed)
+    }
+
+    /// Counts a slot newly filled, and doubles the window when half of it
+    /// is (several threads may count at once: one of them doubles it).
+    fn count_fill(&self) {
+        let filled = self.filled.fetch_add(1, Ordering::Relaxed) + 1;
+        let mask = self.mask.load(Ordering::Relaxed);
+        let slots = mask + 1;
+        if filled >= slots / 2 && 2 * slots <= self.words.len() / 2 {
+            let grown = 2 * slots;
+            if self
+                .mask
+                .compare_exchange(mask, grown - 1, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+            {
+                self.reached.fetch_max(grown, Ordering::Relaxed);
+            }
+        }
     }
 
     /// The data stored for `key`, if a slot of its bucket holds it intact.
@@ -77,19 +121,25 @@ impl Table {
         })
     }
 
-    /// Empties the table (its memory stays mapped).
+    /// Empties the table (its memory stays mapped) and starts a search.
     pub fn clear(&self) {
-        for word in self.words.iter() {
+        let reached = self.reached.load(Ordering::Relaxed);
+        for word in &self.words[..2 * reached] {
             word.store(0, Ordering::Relaxed);
         }
+        self.new_search();
     }
 
     /// Starts a search on a table that may hold an earlier one's entries.
     /// They stay readable (callers key their entries so that a key means
     /// the same fact in every search), but no longer keep their slots from
-    /// the new search's entries.
+    /// the new search's entries. The window starts small again: a small
+    /// problem after a large one keeps to few cache lines.
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
+        let window = (self.words.len() / 2).min(1 << WINDOW_LOG2);
+        self.mask.store(window - 1, Ordering::Relaxed);
+        self.filled.store(0, Ordering::Relaxed);
     }
 
     /// Stores `data` (non-zero) for `key`. Each bucket has two slots: the
@@ -113,6 +163,14 @@ impl Table {
         } else {
             first + 1
         };
+        let old = if i == first {
+            held
+        } else {
+            self.words[2 * i + 1].load(Ordering::Relaxed)
+        };
+        if old == 0 || (old >> 62) as u8 != generation {
+            self.count_fill();
+        }
         self.words[2 * i + 1].store(data, Ordering::Relaxed);
         self.words[2 * i].store(key ^ data, Ordering::Relaxed);
     }
@@ -192,6 +250,41 @@ mod tests {
     fn sizes_to_budget_and_need() {
         assert_eq!(Table::sized(1024, 12).bytes(), (1 << 12) * SLOT_BYTES);
         assert_eq!(Table::sized(1, 30).bytes(), 1 << 20);
+    }
+
+    #[test]
+    fn the_window_doubles_at_half_full_and_starts_small_each_search() {
+        let table = Table::with_log2_slots(WINDOW_LOG2 + 2);
+        let window = 1usize << WINDOW_LOG2;
+        assert_eq!(table.window_bytes(), window * SLOT_BYTES);
+        // One key per bucket (even keys: the bucket's first slot) fills
+        // distinct slots; at half of the window, it doubles.
+        for bucket in 1..window as u64 / 2 {
+            table.put(2 * bucket, 2 * bucket, 1);
+        }
+        assert_eq!(table.window_bytes(), window * SLOT_BYTES);
+        table.put(window as u64, 1, 1);
+        assert_eq!(table.window_bytes(), 2 * window * SLOT_BYTES);
+        // Entries whose slot is the same in the larger window still read.
+        assert_eq!(table.get(14).map(payload), Some(14));
+        // Rewriting a key fills nothing new; it never grows past capacity.
+        for _ in 0..4 {
+            for key in 1..4 * window as u64 {
+                table.put(key, key, 1);
+            }
+        }
+        assert_eq!(table.window_bytes(), table.bytes());
+        // A new search starts small again, and entries of the last one
+        // that it overwrites count as filled.
+        table.new_search();
+        assert_eq!(table.window_bytes(), window * SLOT_BYTES);
+        for bucket in 1..=window as u64 / 2 {
+            table.put(2 * bucket, 3, 1);
+        }
+        assert_eq!(table.window_bytes(), 2 * window * SLOT_BYTES);
+        table.clear();
+        assert_eq!(table.get(14), None);
+        assert_eq!(table.window_bytes(), window * SLOT_BYTES);
     }
 
     #[test]

@@ -106,10 +106,24 @@ impl Tables {
         let mut cover = vec![0; 2 * 6 * 64];
         let mut promote = vec![FAR; 2 * 64];
         let mut state_dist = Vec::with_capacity(2 * 6 * 64 * 6 * 64);
+        // Every unit's one-move successors, made once: the searches below
+        // ask for each of them hundreds of times, and making them anew
+        // was most of a one-shot solve's CPU time on a small problem.
+        let mut succ = vec![Vec::new(); 2 * 6 * 64];
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for sq in Square::ALL {
+                    succ[cover_index(color, role, sq)] = successors(color, role, sq);
+                }
+            }
+        }
+        let succ = |color: Color, role: Role, sq: Square| -> &[(Role, Square)] {
+            &succ[cover_index(color, role, sq)]
+        };
         for color in [Color::Black, Color::White] {
             for role in Role::ALL {
                 for from in Square::ALL {
-                    let dist = bfs(color, role, from);
+                    let dist = bfs(color, role, from, succ);
                     let at_state = (((color as usize) * 6 + role as usize - 1) * 64
                         + from.to_usize())
                         * 6
@@ -150,7 +164,7 @@ impl Tables {
         for color in Color::ALL {
             for role in Role::ALL {
                 for from in Square::ALL {
-                    for (r, s) in successors(color, role, from) {
+                    for &(r, s) in succ(color, role, from) {
                         for target in Square::ALL {
                             let d = attack[index(color, r, s, target)].saturating_add(1);
                             let i = index(color, role, from, target);
@@ -269,7 +283,12 @@ impl Tables {
 
 /// Shortest move counts from `from` to every (role, square) state, indexed
 /// `(role - 1) * 64 + square`.
-fn bfs(color: Color, role: Role, from: Square) -> Vec<u8> {
+fn bfs<'a>(
+    color: Color,
+    role: Role,
+    from: Square,
+    succ: impl Fn(Color, Role, Square) -> &'a [(Role, Square)],
+) -> Vec<u8> {
     let mut dist = vec![FAR; 6 * 64];
     let state = |r: Role, sq: Square| (r as usize - 1) * 64 + sq.to_usize();
     // A pawn never stands on its first or last rank.
@@ -286,7 +305,7 @@ fn bfs(color: Color, role: Role, from: Square) -> Vec<u8> {
         d += 1;
         let mut next = Vec::new();
         for (r, sq) in frontier {
-            for (r2, to) in successors(color, r, sq) {
+            for &(r2, to) in succ(color, r, sq) {
                 let s = state(r2, to);
                 if dist[s] == FAR {
                     dist[s] = d;

@@ -5,14 +5,40 @@ use shakmaty::{Board, Castles, Color};
 use super::analysis::{Analysis, Matching, MoveBound, Need};
 
 /// A direct-mapped cache of values by 64-bit key (a clash overwrites).
+///
+/// It starts with [`MEMO_START_BITS`] slots and grows fourfold, up to its
+/// size, each time it has taken as many entries as it has slots (dropping
+/// them: it is a cache). Every slot is written when it is made, so a cache
+/// made at full size costs its whole memory's page faults even for a
+/// search that needs a few entries, as the legality stage's short searches
+/// for every problem do.
 pub(super) struct Memo<V> {
     slots: Vec<Option<(u64, V)>>,
+    max_bits: u32,
+    /// Entries taken since the cache last grew.
+    taken: usize,
 }
+
+/// Log2 of a [`Memo`]'s slots when it is made.
+const MEMO_START_BITS: u32 = 8;
 
 impl<V: Clone> Memo<V> {
     pub fn new(bits: u32) -> Memo<V> {
         Memo {
-            slots: vec![None; 1 << bits],
+            slots: vec![None; 1 << bits.min(MEMO_START_BITS)],
+            max_bits: bits,
+            taken: 0,
+        }
+    }
+
+    /// Counts an entry taken, and grows the cache when it is due.
+    fn take(&mut self) {
+        self.taken += 1;
+        let len = self.slots.len();
+        if self.taken >= len && len < 1 << self.max_bits {
+            let bits = (len.trailing_zeros() + 2).min(self.max_bits);
+            self.slots = vec![None; 1 << bits];
+            self.taken = 0;
         }
     }
 
@@ -23,12 +49,15 @@ impl<V: Clone> Memo<V> {
 
     /// [`Memo::get`] without the copy.
     pub fn get_ref(&mut self, key: u64, compute: impl FnOnce() -> V) -> &V {
-        let slot = self.slot(key);
-        let entry = &mut self.slots[slot];
-        if !matches!(entry, Some((k, _)) if *k == key) {
-            *entry = None;
+        if self.lookup(key).is_none() {
+            let value = compute();
+            self.insert(key, value);
         }
-        &entry.get_or_insert_with(|| (key, compute())).1
+        let slot = self.slot(key);
+        match &self.slots[slot] {
+            Some((_, value)) => value,
+            None => unreachable!("the entry was just inserted"),
+        }
     }
 
     /// The value kept for `key`, if any.
@@ -41,6 +70,7 @@ impl<V: Clone> Memo<V> {
 
     /// Keeps `value` for `key`.
     pub fn insert(&mut self, key: u64, value: V) {
+        self.take();
         let slot = self.slot(key);
         self.slots[slot] = Some((key, value));
     }
