@@ -495,6 +495,20 @@ fn check_config_prints_a_hand_written_file_with_its_defaults_and_names_errors() 
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(printed.contains("mail: null"), "{printed}");
     assert!(printed.contains("no cook reports are mailed"), "{printed}");
+    // Nor a serve section: no web view, and the default it would have.
+    assert!(printed.contains("serve: null"), "{printed}");
+    assert!(
+        printed.contains("starts no web view (`serve: {}` listens on 127.0.0.1:8080)"),
+        "{printed}"
+    );
+    fs::write(&path, "serve: {}\n").unwrap();
+    let out = check_config(&path);
+    assert!(out.status.success());
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        printed.contains("serve:\n  listen: 127.0.0.1:8080"),
+        "{printed}"
+    );
 
     // An error names the file, the key, its line and the allowed words.
     fs::write(
