@@ -29,6 +29,7 @@ use serde::Deserialize;
 use crate::config::{self, Config};
 use crate::journal;
 use crate::service::{Request, Signals};
+use query::Filter;
 
 mod page;
 mod query;
@@ -191,8 +192,6 @@ impl Params {
         })
     }
 }
-
-use query::Filter;
 
 /// How a request fails.
 #[derive(Debug)]
