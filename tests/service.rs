@@ -346,6 +346,39 @@ fn a_bad_configuration_is_refused_with_its_name_and_key() {
     );
 }
 
+/// The web view's port taken: `cookd run` says so and exits 1 before it
+/// claims any file (the problem stays in the inbox for the next start).
+#[test]
+fn a_serve_port_in_use_stops_the_start_and_claims_nothing() {
+    let spool = Spool::new(MailTo::Nobody, 1);
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let config = fs::read_to_string(spool.path("pipeline.yaml")).unwrap();
+    fs::write(
+        spool.path("pipeline.yaml"),
+        format!("{config}serve: {{listen: 127.0.0.1:{port}}}\n"),
+    )
+    .unwrap();
+    fs::create_dir_all(spool.path("inbox")).unwrap();
+    spool.write_in_place("waiting.fen", SOUND);
+    let out = Command::new(env!("CARGO_BIN_EXE_cookd"))
+        .args(["run", "--config"])
+        .arg(spool.path("pipeline.yaml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("cannot listen on 127.0.0.1:{port}")),
+        "{err}"
+    );
+    assert_eq!(
+        spool.names("inbox"),
+        [".failed", ".processing", "waiting.fen"]
+    );
+    drop(taken);
+}
+
 #[test]
 fn cook_reports_go_over_starttls_to_a_server_the_daemon_was_told_to_trust() {
     let port = free_port();
@@ -495,6 +528,20 @@ fn check_config_prints_a_hand_written_file_with_its_defaults_and_names_errors() 
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(printed.contains("mail: null"), "{printed}");
     assert!(printed.contains("no cook reports are mailed"), "{printed}");
+    // Nor a serve section: no web view, and the default it would have.
+    assert!(printed.contains("serve: null"), "{printed}");
+    assert!(
+        printed.contains("starts no web view (`serve: {}` listens on 127.0.0.1:8080)"),
+        "{printed}"
+    );
+    fs::write(&path, "serve: {}\n").unwrap();
+    let out = check_config(&path);
+    assert!(out.status.success());
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        printed.contains("serve:\n  listen: 127.0.0.1:8080"),
+        "{printed}"
+    );
 
     // An error names the file, the key, its line and the allowed words.
     fs::write(

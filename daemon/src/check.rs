@@ -44,6 +44,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if config.mail.is_none() {
         println!("# No `mail:` section: no cook reports are mailed.");
     }
+    if config.serve.is_none() {
+        println!(
+            "# No `serve:` section: `cookd run` starts no web view \
+             (`serve: {{}}` listens on {}).",
+            crate::config::default_listen()
+        );
+    }
     print!("{yaml}");
     Ok(ExitCode::SUCCESS)
 }

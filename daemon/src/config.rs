@@ -54,6 +54,10 @@ pub struct Config {
     /// Cook reports by mail: none without a `mail:` section.
     #[serde(default, deserialize_with = "mail_section")]
     pub mail: Option<Mail>,
+    /// The read-only web view of the journal that `cookd run` starts
+    /// beside the daemon: none without a `serve:` section.
+    #[serde(default)]
+    pub serve: Option<Serve>,
     /// The folder relative paths are resolved against (the config file's).
     #[serde(skip)]
     pub base: PathBuf,
@@ -245,6 +249,21 @@ pub enum LogFormat {
     Text,
     Json,
     Journald,
+}
+
+/// The `serve:` section: `cookd serve`'s settings, for `cookd run`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Serve {
+    /// Address and port to listen on; loopback by default, since the view
+    /// has no login (put a reverse proxy with one in front to share it).
+    #[serde(default = "default_listen")]
+    pub listen: std::net::SocketAddr,
+}
+
+/// `127.0.0.1:8080`.
+pub fn default_listen() -> std::net::SocketAddr {
+    std::net::SocketAddr::from(([127, 0, 0, 1], 8080))
 }
 
 /// The `mail:` section. Only `to` has no default.
@@ -588,6 +607,7 @@ mod tests {
         assert_eq!(config.log, builtin.log);
         assert_eq!(config.in_flight, builtin.in_flight);
         assert!(config.mail.is_none());
+        assert!(config.serve.is_none());
         // The default stages are the bundled file's, options and all.
         let names: Vec<_> = config.stages.iter().map(Stage::name).collect();
         assert_eq!(names, ["legality", "solve", "cooks", "tablebase"]);
@@ -673,6 +693,7 @@ mod tests {
             DEFAULT_YAML,
             "threads: 3\n",
             "mail: {transport: smtp, smtp: {}, to: [a@b.org]}\n",
+            "serve: {listen: 127.0.0.1:9000}\n",
         ] {
             let config = parse(text).unwrap();
             let printed = yaml_serde::to_string(&config).unwrap();
@@ -680,10 +701,32 @@ mod tests {
             // Table folders were resolved against /spool once already.
             assert_eq!(again.stages, config.stages, "{printed}");
             assert_eq!(again.mail, config.mail, "{printed}");
+            assert_eq!(again.serve, config.serve, "{printed}");
             assert_eq!(again.threads, config.threads, "{printed}");
             assert_eq!(again.inbox, config.inbox, "{printed}");
             assert_eq!(again.rescan_s, config.rescan_s, "{printed}");
         }
+    }
+
+    #[test]
+    fn the_serve_section_defaults_to_loopback_and_checks_the_address() {
+        let serve = parse("serve: {}\n").unwrap().serve.unwrap();
+        assert_eq!(serve.listen.to_string(), "127.0.0.1:8080");
+        let serve = parse("serve: {listen: '[::1]:9000'}\n")
+            .unwrap()
+            .serve
+            .unwrap();
+        assert_eq!(serve.listen.to_string(), "[::1]:9000");
+        let message = error("threads: 1\nserve: {listen: localhost}\n");
+        for part in ["hand.yaml", "serve.listen", "line 2"] {
+            assert!(message.contains(part), "{part}: {message}");
+        }
+        let message = error("serve: {port: 80}\n");
+        assert!(message.contains("port"), "{message}");
+        // The bundled file shows the section commented out: no web view
+        // unless asked for.
+        assert!(Config::builtin().serve.is_none());
+        assert!(DEFAULT_YAML.contains("# serve: {listen: 127.0.0.1:8080}"));
     }
 
     #[test]

@@ -158,7 +158,8 @@ pub fn report(v: &Verdict, image: Option<&str>, job: &str) -> String {
     out
 }
 
-fn none_or(list: &[String]) -> String {
+/// The items joined by commas, or `none`.
+pub fn none_or(list: &[String]) -> String {
     if list.is_empty() {
         "none".to_owned()
     } else {

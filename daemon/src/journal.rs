@@ -20,8 +20,9 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
 
 /// Schema versions, oldest first; never edit one that shipped, add another.
-const MIGRATIONS: &[M<'static>] = &[M::up(
-    "CREATE TABLE runs (
+const MIGRATIONS: &[M<'static>] = &[
+    M::up(
+        "CREATE TABLE runs (
         id          INTEGER PRIMARY KEY,
         job         TEXT NOT NULL,      -- sha256 of the file's content ('' if unreadable)
         config      TEXT NOT NULL,      -- fingerprint of the stages (Config::fingerprint)
@@ -69,7 +70,22 @@ const MIGRATIONS: &[M<'static>] = &[M::up(
         UNIQUE (job, idx, recipient)
     );
     CREATE INDEX mail_due ON mail (next_attempt_at);",
-)];
+    ),
+    // 2: the submitted text, once per job (a resubmitted file is the same
+    // job), for the web view's problem page; and the index its table needs
+    // to filter by file newest first without sorting (serve/query.rs).
+    M::up(
+        "CREATE TABLE submissions (
+        job         TEXT PRIMARY KEY,   -- sha256 of the file's content
+        text        TEXT NOT NULL       -- the file as submitted (UTF-8, lossy)
+    );
+    CREATE INDEX runs_file ON runs (file, started_at);",
+    ),
+];
+
+/// The schema version [`Journal::open`] migrates to (SQLite's
+/// `user_version`): readers that cannot migrate check it.
+pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
 
 /// Seconds since the Unix epoch, as the journal stores time.
 pub fn unix_now() -> f64 {
@@ -107,6 +123,8 @@ pub struct Run<'a> {
     pub started_at: f64,
     pub error: Option<&'a str>,
     pub verdicts: &'a [StoredVerdict],
+    /// The file's content as submitted, when it could be read.
+    pub text: Option<&'a str>,
 }
 
 /// A cook report ready to go, as the mail outbox holds it.
@@ -253,6 +271,11 @@ impl Journal {
         )
         .context("journal: recording a run")?;
         let run_id = tx.last_insert_rowid();
+        if let Some(text) = run.text.filter(|_| !run.job.is_empty()) {
+            tx.prepare_cached("INSERT OR IGNORE INTO submissions (job, text) VALUES (?1, ?2)")?
+                .execute(params![run.job, text])
+                .context("journal: recording the submitted text")?;
+        }
         {
             let mut verdict = tx.prepare_cached(
                 "INSERT INTO verdicts (run_id, idx, problem_id, verdict, json, report)
@@ -503,6 +526,7 @@ mod tests {
             started_at: unix_now(),
             error: None,
             verdicts: &verdicts,
+            text: Some("8/8/8/8/8/8/8/K1k5 w - - 0 1 ; #2\n"),
         };
         journal.record(&run, &[mail("j@x")]).unwrap();
         journal.record(&run, &[mail("j@x")]).unwrap();

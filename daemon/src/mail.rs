@@ -500,6 +500,7 @@ async fn send_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::browser;
     use mail_parser::MimeHeaders as _;
 
     #[test]
@@ -660,23 +661,9 @@ mod tests {
         assert_eq!(attached.contents(), json.as_bytes());
     }
 
-    /// Debian's `chromium`, when installed. CI installs it and sets
-    /// `COOKD_REQUIRE_CHROMIUM`, so there a missing browser is a failure;
-    /// elsewhere the test says why it did nothing.
-    fn chromium() -> Option<PathBuf> {
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        let found = std::env::split_paths(&path)
-            .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
-            .find(|candidate| candidate.is_file());
-        if found.is_none() && std::env::var_os("COOKD_REQUIRE_CHROMIUM").is_some() {
-            panic!("COOKD_REQUIRE_CHROMIUM is set but no chromium is on PATH");
-        }
-        found
-    }
-
     #[test]
     fn the_html_report_in_headless_chromium_shows_the_diagram_and_runs_nothing() {
-        let Some(chromium) = chromium() else {
+        let Some(chromium) = browser::chromium() else {
             eprintln!("skipped: no chromium on PATH (Debian's `chromium` package)");
             return;
         };
@@ -692,72 +679,42 @@ mod tests {
         let page = dir.path().join("report.html");
         std::fs::write(&page, html.replace(&src, "diagram.png")).unwrap();
         let url = format!("file://{}", page.display());
-        let headless = |extra: &[&str]| {
-            let output = std::process::Command::new(&chromium)
-                .args([
-                    "--headless",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--hide-scrollbars",
-                    "--force-device-scale-factor=1",
-                    "--window-size=900,1400",
-                ])
-                .args(extra)
-                .arg(&url)
-                .output()
-                .unwrap();
-            assert!(output.status.success(), "{output:?}");
-            output
-        };
+        let profile = dir.path().join("profile");
+        let headless =
+            |extra: &[&str]| browser::headless(&chromium, &profile, (900, 1400), extra, &url);
 
         // The DOM after the page ran: the hostile author is text, its
         // script never ran (the title is still the headline).
-        let dom = String::from_utf8(headless(&["--dump-dom"]).stdout).unwrap();
+        let dom = String::from_utf8(headless(&["--dump-dom"])).unwrap();
         assert!(dom.contains("<title>Cooked: 3 keys"), "{dom}");
         assert!(!dom.contains("pwned</title>"), "{dom}");
         assert!(!dom.contains("<script"), "{dom}");
         assert!(dom.contains("&lt;script&gt;document.title"), "{dom}");
 
-        // The screenshot shows the diagram: find the board's frame (the
-        // first long black line), then check known squares.
+        // The screenshot shows the diagram: find the board's frame, then
+        // check known squares.
         let shot = dir.path().join("shot.png");
         headless(&[&format!("--screenshot={}", shot.display())]);
         let pixmap = resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(&shot).unwrap()).unwrap();
-        let rgb = |x: u32, y: u32| {
-            let p = pixmap.pixel(x, y).unwrap();
-            [p.red(), p.green(), p.blue()]
-        };
-        let black = |c: [u8; 3]| c.iter().all(|&c| c < 0x40);
-        let frame = (0..pixmap.height()).find_map(|y| {
-            let mut run = 0;
-            (0..pixmap.width()).find_map(|x| {
-                run = if black(rgb(x, y)) { run + 1 } else { 0 };
-                (run == 380).then(|| (x + 1 - run, y))
-            })
-        });
-        let (fx, fy) = frame.expect("a board frame in the screenshot");
+        let (fx, fy) = browser::board_frame(&pixmap).expect("a board frame in the screenshot");
         let at = |sq: shakmaty::Square| {
             let (x, y) = diagram::square_centre(sq, 1.0);
             let m = diagram::MARGIN as u32;
             (fx + x - m, fy + y - m)
         };
-        let near = |a: [u8; 3], b: [u8; 3]| a.iter().zip(b).all(|(&a, b)| a.abs_diff(b) <= 4);
         for (name, colour) in [
             ("a1", diagram::DARK),
             ("b1", diagram::LIGHT),
             ("d4", diagram::DARK),
         ] {
             let (x, y) = at(name.parse().unwrap());
-            assert!(near(rgb(x, y), colour), "{name}: {:?}", rgb(x, y));
+            let found = browser::rgb(&pixmap, x, y);
+            assert!(browser::near(found, colour), "{name}: {found:?}");
         }
         // A black piece on a8 and b7, the white rook on h1: dark pixels
         // around the square's centre.
         for name in ["a8", "b7", "h1"] {
-            let (x, y) = at(name.parse().unwrap());
-            let dark = (y - 18..y + 18)
-                .flat_map(|y| (x - 18..x + 18).map(move |x| (x, y)))
-                .filter(|&(x, y)| black(rgb(x, y)))
-                .count();
+            let dark = browser::black_around(&pixmap, at(name.parse().unwrap()));
             assert!(dark > 60, "{name}: {dark} dark pixels");
         }
     }

@@ -1,6 +1,10 @@
 //! `cookd`: the chess-problem judging service. See README.md for the
 //! commands; this file only parses arguments and hands over.
 
+// Headless Chromium for the tests, shared with tests/web.rs.
+#[cfg(test)]
+#[path = "../../tests/support/browser.rs"]
+mod browser;
 mod check;
 mod config;
 mod diagram;
@@ -14,6 +18,7 @@ mod outbox;
 mod pipeline;
 mod report;
 mod run;
+mod serve;
 mod service;
 mod solve;
 mod tb;
@@ -52,6 +57,9 @@ enum Command {
     CheckConfig(check::Args),
     /// Read the journal: one row per verdict, newest first.
     History(history::Args),
+    /// A read-only web view of the journal: the tourney table, a page per
+    /// problem, the same as JSON under /api/. Loopback by default.
+    Serve(serve::Args),
     /// Measure solver thread scaling on a fixed problem set and suggest the
     /// `threads:` setting for pipeline.yaml.
     Tune(tune::Args),
@@ -80,6 +88,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::CheckConfig(args) => check::run(args),
         Command::History(args) => history::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Tb(TbCommand::Generate(args)) => tb::generate(args),
         Command::Tb(TbCommand::Probe(args)) => tb::probe(args),

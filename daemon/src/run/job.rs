@@ -33,13 +33,15 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
         }
     };
     let key = format!("{:x}", Sha256::digest(&bytes));
+    // Kept for the journal (the web view shows what was submitted).
+    let text = String::from_utf8_lossy(&bytes).into_owned();
     // Two files with the same content in flight at once: the second waits
     // for the first and is then served from the journal.
     let _key_guard = d.keys.lock(&key).await;
     let (j, k, f) = (d.journal.clone(), key.clone(), settings.fingerprint.clone());
     if let Some(stored) = blocking(move || j.find_judged(&k, &f)).await? {
         let d = d.clone();
-        return blocking(move || reuse(&d, &settings, &job, &key, stored, started)).await;
+        return blocking(move || reuse(&d, &settings, &job, &key, &text, stored, started)).await;
     }
     if d.stopping.load(Ordering::SeqCst) {
         return Ok(Outcome::Requeued);
@@ -72,7 +74,8 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
     };
     let d2 = d.clone();
     let outcome =
-        blocking(move || record_judged(&d2, &settings, &job, &key, &verdicts, started)).await?;
+        blocking(move || record_judged(&d2, &settings, &job, &key, &text, &verdicts, started))
+            .await?;
     Ok(outcome)
 }
 
@@ -174,6 +177,7 @@ pub(super) fn record_judged(
     settings: &Settings,
     job: &Job,
     key: &str,
+    text: &str,
     verdicts: &[Verdict],
     started: f64,
 ) -> Result<Outcome> {
@@ -207,6 +211,7 @@ pub(super) fn record_judged(
         started_at: started,
         error: why.as_deref(),
         verdicts: &stored,
+        text: Some(text),
     };
     let leave = why.clone().map_or(Leave::Finished, Leave::Failed);
     settle(d, settings, job, &run, &mails, Order::JournalFirst, &leave)?;
@@ -223,6 +228,7 @@ pub(super) fn reuse(
     settings: &Settings,
     job: &Job,
     key: &str,
+    text: &str,
     stored: Vec<StoredVerdict>,
     started: f64,
 ) -> Result<Outcome> {
@@ -235,6 +241,8 @@ pub(super) fn reuse(
         started_at: started,
         error: None,
         verdicts: &stored,
+        // A journal older than the submissions table lacks it still.
+        text: Some(text),
     };
     settle(
         d,
@@ -268,6 +276,7 @@ pub(super) fn quarantine_unread(
         started_at: started,
         error: Some(&why),
         verdicts: &stored,
+        text: None,
     };
     let leave = Leave::Failed(why.clone());
     settle(d, settings, job, &run, &[], Order::JournalFirst, &leave)?;

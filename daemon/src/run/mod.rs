@@ -142,6 +142,24 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
         "cookd {} starting",
         env!("CARGO_PKG_VERSION")
     );
+    // The web view (a `serve:` section) reads the journal just migrated; a
+    // port in use stops the start here, before any file is claimed.
+    let (stop_web, stop_web_rx) = watch::channel(false);
+    let web = match &config.serve {
+        Some(serve) => {
+            let db = config.path(&config.database);
+            let listener = crate::serve::bind(serve.listen, &db).await?;
+            let mut stop = stop_web_rx;
+            Some(tokio::spawn(crate::serve::serve(
+                listener,
+                db,
+                async move {
+                    let _ = stop.wait_for(|stop| *stop).await;
+                },
+            )))
+        }
+        None => None,
+    };
     let (config_tx, _) = watch::channel(Arc::new(Settings::new(config)));
     let daemon = Arc::new(Daemon {
         inbox,
@@ -304,6 +322,16 @@ async fn daemon(config_path: Option<PathBuf>, config: Config) -> Result<()> {
     if !forced {
         let _ = mailer.await;
     }
+    let _ = stop_web.send(true);
+    if let Some(mut web) = web {
+        // Requests under way finish; a client that holds its connection
+        // open does not hold up the stop for long.
+        match tokio::time::timeout(Duration::from_secs(5), &mut web).await {
+            Ok(Ok(Err(error))) => tracing::error!("{error:#}"),
+            Ok(_) => {}
+            Err(_) => web.abort(),
+        }
+    }
     let journal = daemon.journal.clone();
     let queued = blocking(move || {
         journal.checkpoint()?;
@@ -371,6 +399,7 @@ fn reload(
         ("in_flight", old.in_flight != new.in_flight),
         ("rescan_s", old.rescan_s != new.rescan_s),
         ("log", old.log != new.log),
+        ("serve", old.serve != new.serve),
     ];
     for (key, changed) in fixed {
         if changed {
