@@ -107,6 +107,9 @@ pub fn report(v: &Verdict, image: Option<&str>, job: &str) -> String {
             .collect();
         row(&mut out, "Duals", &none_or(&list));
     }
+    if let Some(quality) = report::quality_line(v) {
+        row(&mut out, "Quality", &quality);
+    }
     if let Some(error) = &v.error {
         row(&mut out, "Error", error);
     }
@@ -125,6 +128,9 @@ pub fn report(v: &Verdict, image: Option<&str>, job: &str) -> String {
     };
     if let Some(tree) = &v.tree {
         pre(&mut out, "Solution", &solvers::mate::tree::render(tree));
+    }
+    if !v.repairs.is_empty() {
+        pre(&mut out, "Repairs", &report::repair_lines(v).join("\n"));
     }
     if let Some(solutions) = &v.solutions {
         let lines: Vec<_> = solutions.iter().map(|l| l.san.as_str()).collect();

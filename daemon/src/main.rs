@@ -6,6 +6,7 @@ mod config;
 mod diagram;
 mod history;
 mod html;
+mod improve;
 mod inbox;
 mod intake;
 mod journal;
@@ -52,6 +53,12 @@ enum Command {
     CheckConfig(check::Args),
     /// Read the journal: one row per verdict, newest first.
     History(history::Args),
+    /// Raise the quality score of sound #2/#3 problems: changes of one or
+    /// two units that keep each sound (same key) and legal, best first.
+    ///
+    /// Exit status: 0 when every problem was searched, 1 when some could
+    /// not be (unreadable, not a sound #2/#3).
+    Improve(improve::Args),
     /// Measure solver thread scaling on a fixed problem set and suggest the
     /// `threads:` setting for pipeline.yaml.
     Tune(tune::Args),
@@ -81,6 +88,7 @@ fn main() -> ExitCode {
         Command::CheckConfig(args) => check::run(args),
         Command::History(args) => history::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Improve(args) => improve::run(args),
         Command::Tb(TbCommand::Generate(args)) => tb::generate(args),
         Command::Tb(TbCommand::Probe(args)) => tb::probe(args),
         Command::Tb(TbCommand::Verify(args)) => tbverify::verify(args),

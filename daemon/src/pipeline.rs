@@ -110,7 +110,8 @@ fn run_stages(problem: &Problem, stages: &[Stage], resources: &Resources) -> Ver
             // The solve stage looks for tries and duals as it builds the
             // solution tree, as this stage's options say; the second keys,
             // short solutions and extra games are in its complete count.
-            Stage::Cooks(_) => continue,
+            // This stage adds the quality score and the repairs.
+            Stage::Cooks(options) => stage::cooks::run(problem, options, &mut verdict),
         }
         let ms = started.elapsed().as_secs_f64() * 1e3;
         verdict.timings_ms.insert(stage.name().to_owned(), ms);
@@ -340,6 +341,7 @@ mod tests {
         let all = judged(Some(CooksOptions {
             tries: true,
             duals: true,
+            repair: None,
         }));
         let tries = all.tries.expect("tries looked for");
         assert!(tries
@@ -349,6 +351,7 @@ mod tests {
         let no_tries = judged(Some(CooksOptions {
             tries: false,
             duals: true,
+            repair: None,
         }));
         assert!(no_tries.tries.is_none() && no_tries.tree.unwrap().tries.is_empty());
         assert!(no_tries.duals.is_some());
