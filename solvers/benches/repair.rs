@@ -18,7 +18,8 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingMode, Chess, Color, FromSetup, Role, Setup, Square};
 use solvers::mate::repair::{repair, Aim, Request};
-use solvers::mate::{Found, Solver};
+use solvers::mate::tree::{self, Limits};
+use solvers::mate::{quality, Found, Solver};
 use solvers::testing::{data, keys_uci, read_csv};
 use solvers::{legality, Stipulation};
 
@@ -122,6 +123,19 @@ fn main() {
                 r.score
             )),
         );
+        if !has_parent && parent_ok {
+            let scores: Vec<String> = outcome
+                .repairs
+                .iter()
+                .map(|r| format!("{} {:.1}", r.changes.join(" "), r.score))
+                .collect();
+            println!(
+                "{:>24} parent's score {:.1}; top 3: {}",
+                "",
+                parent_score(&parent_fen, &setup, n, &key),
+                scores.join(", ")
+            );
+        }
     }
     times.sort_by(f64::total_cmp);
     let pct = |k: usize| 100.0 * k as f64 / total.max(1) as f64;
@@ -144,6 +158,19 @@ fn main() {
     if let (Some(median), Some(max)) = (times.get(times.len() / 2), times.last()) {
         println!("time per row: median {median:.2} s, max {max:.2} s");
     }
+}
+
+/// The parent's quality as a repair of the derived diagram would score it.
+fn parent_score(parent: &str, derived: &Setup, n: u32, key: &str) -> f64 {
+    let setup = parent.parse::<Fen>().expect("fen").into_setup();
+    let pos = Chess::from_setup(setup, CastlingMode::Standard).expect("parent playable");
+    let stipulation: Stipulation = format!("#{n}").parse().expect("stipulation");
+    let limits = Limits {
+        tries: false,
+        ..Limits::default()
+    };
+    let tree = tree::build(&mut Solver::new(None), &pos, stipulation, key, limits).expect("tree");
+    quality::score(&pos, &tree, Some(&derived.board)).score
 }
 
 /// A FEN's board field.

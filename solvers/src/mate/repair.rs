@@ -266,10 +266,10 @@ fn check(worker: &mut Worker, setup: &Setup, n: u32, key: Option<&UciMove>) -> C
 fn playable(setup: &Setup) -> Option<Chess> {
     let pos = match Chess::from_setup(setup.clone(), CastlingMode::Standard) {
         Ok(pos) => pos,
-        Err(e) => e
-            .ignore_invalid_castling_rights()
-            .or_else(|e| e.ignore_invalid_ep_square())
-            .ok()?,
+        Err(e) => match e.ignore_invalid_castling_rights() {
+            Ok(pos) => pos,
+            Err(e) => e.ignore_invalid_ep_square().ok()?,
+        },
     };
     pos.turn().is_white().then_some(pos)
 }
