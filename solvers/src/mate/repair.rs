@@ -12,7 +12,8 @@
 //! 1. the position is playable (White to move, Black not in check; castling
 //!    rights and an en-passant square the change invalidates are dropped);
 //! 2. the intended key is legal and mates in exactly `n` (not sooner: a
-//!    short mate cooks the problem);
+//!    short mate cooks the problem); where the diagram can play it, it
+//!    must still capture, or still not capture, as it does there;
 //! 3. no other first move mates within `n` (first the moves that cooked
 //!    earlier candidates: a cook tends to survive small changes);
 //! 4. the diagram passes the legality check ([`crate::legality::check`]
@@ -197,9 +198,18 @@ impl Checked {
     }
 }
 
+/// The key to keep: its squares (and promotion), and whether it captures
+/// when the diagram says (a key that newly captures, or no longer does, is
+/// another key: `Nxd6` is not `Nd6`).
+#[derive(Debug, Clone)]
+struct Intended {
+    uci: UciMove,
+    captures: Option<bool>,
+}
+
 /// Is the problem `setup` (`#n`) sound with `key` (or with one key of its
 /// own when `None`), and legal?
-fn check(worker: &mut Worker, setup: &Setup, n: u32, key: Option<&UciMove>) -> Checked {
+fn check(worker: &mut Worker, setup: &Setup, n: u32, key: Option<&Intended>) -> Checked {
     let Some(pos) = playable(setup) else {
         return Checked::NoKey;
     };
@@ -208,10 +218,13 @@ fn check(worker: &mut Worker, setup: &Setup, n: u32, key: Option<&UciMove>) -> C
     let moves = pos.legal_moves();
     let stopped = |solver: &Solver| solver.out_of_time();
     let key = match key {
-        Some(uci) => {
-            let Ok(m) = uci.to_move(&pos) else {
+        Some(intended) => {
+            let Ok(m) = intended.uci.to_move(&pos) else {
                 return Checked::NoKey;
             };
+            if intended.captures.is_some_and(|c| c != m.is_capture()) {
+                return Checked::NoKey;
+            }
             match solver.forces_in(&pos, m, n) {
                 Some(k) if k == n => m,
                 _ if stopped(solver) => return Checked::Stopped,
@@ -339,9 +352,17 @@ fn single_changes(board: &Board, focus: Bitboard) -> Vec<Change> {
 /// first.
 pub fn repair(request: &Request<'_>) -> Outcome {
     let n = request.moves.max(1);
-    let key = request.key.and_then(|k| k.parse::<UciMove>().ok());
+    let key = request
+        .key
+        .and_then(|k| k.parse::<UciMove>().ok())
+        .map(|uci| {
+            let captures = playable(request.setup)
+                .and_then(|pos| uci.to_move(&pos).ok())
+                .map(|m| m.is_capture());
+            Intended { uci, captures }
+        });
     let base = request.setup;
-    let focus = focus(base, n, key.as_ref(), request.deadline);
+    let focus = focus(base, n, key.as_ref().map(|k| &k.uci), request.deadline);
     let singles = single_changes(&base.board, focus);
     let mut seen: HashSet<u64> = HashSet::new();
     seen.insert(board_hash(&base.board));

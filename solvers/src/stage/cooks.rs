@@ -195,3 +195,69 @@ pub fn improve(
         complete: outcome.complete,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(text: &str, name: &str) -> Problem {
+        crate::parse(name, text.as_bytes()).remove(0).unwrap()
+    }
+
+    /// The yacpdb entry's solution writes its key in long algebraic
+    /// (`1.Qa7-f2!`); with the queen gone from the diagram the key still
+    /// reads off its squares. SAN keys read against the diagram.
+    #[test]
+    fn the_intended_key_is_the_solutions_first_move() {
+        let text =
+            std::fs::read_to_string(crate::testing::data("formats/yacpdb-entry.yaml")).unwrap();
+        let p = problem(&text, "e.yaml");
+        let pos = Chess::from_setup(p.setup.clone(), CastlingMode::Standard).unwrap();
+        assert_eq!(intended_key(&p, &pos).as_deref(), Some("a7f2"));
+        let no_queen = text.replace("[Ke1, Qa7, Rh1]", "[Ke1, Rh1]");
+        let p = problem(&no_queen, "e.yaml");
+        let pos = Chess::from_setup(p.setup.clone(), CastlingMode::Standard).unwrap();
+        assert_eq!(intended_key(&p, &pos).as_deref(), Some("a7f2"));
+        let san = text.replace("1.Qa7-f2! zugzwang", "1.Qf2! zugzwang");
+        let p = problem(&san, "e.yaml");
+        let pos = Chess::from_setup(p.setup.clone(), CastlingMode::Standard).unwrap();
+        assert_eq!(intended_key(&p, &pos).as_deref(), Some("a7f2"));
+        assert_eq!(long_algebraic("e7-e8=S").as_deref(), Some("e7e8n"));
+        assert_eq!(long_algebraic("Rh1xh6").as_deref(), Some("h1h6"));
+        assert_eq!(long_algebraic("Kb1"), None);
+    }
+
+    /// Improving Schöpfer's #2 (score 17): every change offered keeps it
+    /// sound with 1.Qf2 (the plain solver says so), scores above 17, and
+    /// they come best first.
+    #[test]
+    fn improvements_keep_the_key_and_raise_the_score() {
+        let p = problem("8/Q7/8/8/8/8/8/2k1K2R w K - 0 1 ; #2\n", "s.fen");
+        let found = improve(&p, 20.0, 1, 5).unwrap();
+        assert_eq!(found.key, "Qf2");
+        assert_eq!(found.quality.score, 17.0);
+        assert!(!found.better.is_empty(), "{found:?}");
+        let scores: Vec<f64> = found.better.iter().map(|r| r.score).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+        for r in &found.better {
+            assert!(r.score > 17.0, "{r:?}");
+            let setup = r.fen.parse::<shakmaty::fen::Fen>().unwrap().into_setup();
+            let pos = Chess::from_setup(setup, CastlingMode::Standard).unwrap();
+            let keys = crate::mate::Solver::new(None)
+                .solve(&pos, p.stipulation)
+                .unwrap()
+                .unwrap();
+            let crate::mate::Found::Keys(keys) = keys else {
+                panic!("keys")
+            };
+            assert_eq!(keys.len(), 1, "{r:?}");
+            assert_eq!((keys[0].uci.as_str(), keys[0].length), ("a7f2", 2), "{r:?}");
+        }
+        // Not sound: refused, with the reason.
+        let cooked = problem("nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1 ; #2\n", "c.fen");
+        assert_eq!(
+            improve(&cooked, 1.0, 1, 5),
+            Err(ImproveError::NotSound(Kind::Cooked))
+        );
+    }
+}
