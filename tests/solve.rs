@@ -514,3 +514,49 @@ fn engine_findings_for_a_study_beyond_the_tables() {
         .iter()
         .any(|n| n.as_str().unwrap().starts_with("engine: suspected cook")));
 }
+
+/// `cookd improve` on Schöpfer's sound #2 (score 17, checked by hand in
+/// solvers/tests/quality_repair.rs): the key and score, then changes that
+/// score higher; a cooked problem is refused with exit status 1.
+#[test]
+fn improve_prints_the_score_and_better_changes() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("improve");
+    fs::create_dir_all(&dir).unwrap();
+    let sound = dir.join("s.fen");
+    fs::write(&sound, "8/Q7/8/8/8/8/8/2k1K2R w K - 0 1 ; #2\n").unwrap();
+    let output = cookd()
+        .args([
+            "improve",
+            "--budget-s",
+            "10",
+            "--max-changes",
+            "1",
+            "--top",
+            "3",
+        ])
+        .arg(&sound)
+        .output()
+        .expect("cookd runs");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("(#2): key 1.Qf2!, score 17.0; "),
+        "{stdout}"
+    );
+    let better: Vec<&str> = stdout.lines().filter(|l| l.starts_with("  ")).collect();
+    assert!(!better.is_empty() && better.len() <= 3, "{stdout}");
+    for line in better {
+        let score: f64 = line.split_whitespace().next().unwrap().parse().unwrap();
+        assert!(score > 17.0, "{line}");
+        assert!(line.contains(" 1.Qf2! "), "{line}");
+    }
+    let cooked = dir.join("c.fen");
+    fs::write(&cooked, "nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1 ; #2\n").unwrap();
+    let output = cookd().arg("improve").arg(&cooked).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("not improved: only a sound problem is improved; this one is cooked"),
+        "{stdout}"
+    );
+}

@@ -107,6 +107,9 @@ pub fn report(v: &Verdict, image: Option<&str>, job: &str) -> String {
             .collect();
         row(&mut out, "Duals", &none_or(&list));
     }
+    if let Some(quality) = report::quality_line(v) {
+        row(&mut out, "Quality", &quality);
+    }
     if let Some(error) = &v.error {
         row(&mut out, "Error", error);
     }
@@ -125,6 +128,9 @@ pub fn report(v: &Verdict, image: Option<&str>, job: &str) -> String {
     };
     if let Some(tree) = &v.tree {
         pre(&mut out, "Solution", &solvers::mate::tree::render(tree));
+    }
+    if !v.repairs.is_empty() {
+        pre(&mut out, "Repairs", &report::repair_lines(v).join("\n"));
     }
     if let Some(solutions) = &v.solutions {
         let lines: Vec<_> = solutions.iter().map(|l| l.san.as_str()).collect();
@@ -193,6 +199,23 @@ mod tests {
         assert!(html.contains("1.Qf2! "), "{html}");
         assert!(html.contains(">Tries</th>"), "{html}");
         assert!(html.contains(">Duals</th>"), "{html}");
+        assert!(
+            html.contains(">Quality</th><td style=\"padding: 0.15em 0;\">17.0 ("),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn a_cooked_direct_mate_lists_its_repairs() {
+        // dm012 without its pawn g7, no solution given: any one key will
+        // do, and the repairs are listed with theirs.
+        let v = judge("nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1 ; #2\n");
+        assert!(!v.repairs.is_empty());
+        let html = report(&v, None, "job");
+        assert!(html.contains(">Repairs</h2>"), "{html}");
+        let first = &v.repairs[0];
+        let line = format!("{}: 1.{}! score ", first.changes.join(" "), first.key);
+        assert!(html.contains(&escape(&line)), "{html}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod config;
 mod diagram;
 mod history;
 mod html;
+mod improve;
 mod inbox;
 mod intake;
 mod journal;
@@ -60,6 +61,12 @@ enum Command {
     /// A read-only web view of the journal: the tourney table, a page per
     /// problem, the same as JSON under /api/. Loopback by default.
     Serve(serve::Args),
+    /// Raise the quality score of sound #2/#3 problems: changes of one or
+    /// two units that keep each sound (same key) and legal, best first.
+    ///
+    /// Exit status: 0 when every problem was searched, 1 when some could
+    /// not be (unreadable, not a sound #2/#3).
+    Improve(improve::Args),
     /// Measure solver thread scaling on a fixed problem set and suggest the
     /// `threads:` setting for pipeline.yaml.
     Tune(tune::Args),
@@ -90,6 +97,7 @@ fn main() -> ExitCode {
         Command::History(args) => history::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Improve(args) => improve::run(args),
         Command::Tb(TbCommand::Generate(args)) => tb::generate(args),
         Command::Tb(TbCommand::Probe(args)) => tb::probe(args),
         Command::Tb(TbCommand::Verify(args)) => tbverify::verify(args),

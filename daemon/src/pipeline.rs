@@ -110,7 +110,8 @@ fn run_stages(problem: &Problem, stages: &[Stage], resources: &Resources) -> Ver
             // The solve stage looks for tries and duals as it builds the
             // solution tree, as this stage's options say; the second keys,
             // short solutions and extra games are in its complete count.
-            Stage::Cooks(_) => continue,
+            // This stage adds the quality score and the repairs.
+            Stage::Cooks(options) => stage::cooks::run(problem, options, &mut verdict),
         }
         let ms = started.elapsed().as_secs_f64() * 1e3;
         verdict.timings_ms.insert(stage.name().to_owned(), ms);
@@ -340,6 +341,7 @@ mod tests {
         let all = judged(Some(CooksOptions {
             tries: true,
             duals: true,
+            repair: None,
         }));
         let tries = all.tries.expect("tries looked for");
         assert!(tries
@@ -349,11 +351,84 @@ mod tests {
         let no_tries = judged(Some(CooksOptions {
             tries: false,
             duals: true,
+            repair: None,
         }));
         assert!(no_tries.tries.is_none() && no_tries.tree.unwrap().tries.is_empty());
         assert!(no_tries.duals.is_some());
         let none = judged(None);
         assert!(none.tries.is_none() && none.duals.is_none());
+    }
+
+    /// The cooks stage with its default `repair`: the cooked dm012 without
+    /// its pawn g7 (tests/support/spool.rs's COOKED) gets its parent back
+    /// among the repairs, in the JSON and the text report; the sound
+    /// Schöpfer #2 gets its quality (17, checked by hand in
+    /// solvers/tests/quality_repair.rs) and no repairs; an illegal diagram
+    /// gets neither key, so older verdicts keep their shape.
+    #[test]
+    fn cooks_stage_scores_sound_mates_and_repairs_cooked_ones() {
+        let stages = default_stages();
+        // The solution names the key to keep; without one any key will do.
+        let entry = b"stipulation: \"#2\"\n\
+            fen: \"nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1\"\nsolution: \"1.Rf1!\"\n";
+        let cooked = judge_file("c.yaml", entry, &stages).remove(0);
+        assert_eq!(
+            cooked.fen.as_deref(),
+            Some("nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1")
+        );
+        assert_eq!(cooked.verdict, Kind::Cooked);
+        assert!(cooked.quality.is_none());
+        assert!(
+            cooked.repairs.iter().any(|r| r.changes == ["+bPg7"]
+                && r.fen.starts_with("nk6/brpp2p1/brp4p/1p6/8/8/8/4K2R w")
+                && r.key == "Rf1"),
+            "{:?}",
+            cooked.repairs
+        );
+        assert!(cooked.repairs.len() <= 3);
+        let json = serde_json::to_value(&cooked).unwrap();
+        let first = &json["repairs"][0];
+        for key in ["changes", "fen", "key", "score"] {
+            assert!(first.get(key).is_some(), "{key}: {json}");
+        }
+        assert!(json.get("quality").is_none(), "{json}");
+        let text = crate::report::text(&cooked);
+        assert!(text.contains("\nRepair: +bPg7: 1.Rf1! score "), "{text}");
+        assert!(
+            text.contains("Note: repair: 3 found (keeping the intended key h1f1; "),
+            "{text}"
+        );
+
+        let sound =
+            judge_file("s.fen", b"8/Q7/8/8/8/8/8/2k1K2R w K - 0 1 ; #2\n", &stages).remove(0);
+        assert_eq!(sound.verdict, Kind::Sound);
+        assert!(sound.repairs.is_empty());
+        let quality = sound.quality.as_ref().expect("a sound #2 is scored");
+        assert_eq!(quality.score, 17.0, "{quality:?}");
+        let json = serde_json::to_value(&sound).unwrap();
+        assert_eq!(json["quality"]["score"], 17.0, "{json}");
+        assert!(json.get("repairs").is_none(), "{json}");
+        assert!(crate::report::text(&sound).contains("\nQuality: 17.0 ("));
+
+        let illegal =
+            judge_file("i.fen", b"7P/8/8/8/8/8/8/4K2k w - - 0 1 ; #2\n", &stages).remove(0);
+        let json = serde_json::to_value(&illegal).unwrap();
+        assert!(json.get("quality").is_none() && json.get("repairs").is_none());
+
+        // repair: null switches the search off.
+        let mut off = default_stages();
+        for stage in &mut off {
+            if let Stage::Cooks(options) = stage {
+                options.repair = None;
+            }
+        }
+        let v = judge_file(
+            "c.fen",
+            b"nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1 ; #2\n",
+            &off,
+        )
+        .remove(0);
+        assert!(v.repairs.is_empty() && !v.notes.iter().any(|n| n.starts_with("repair")));
     }
 
     #[test]

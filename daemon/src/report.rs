@@ -180,6 +180,34 @@ pub fn stipulated_moves(v: &Verdict) -> Option<u32> {
     }
 }
 
+/// A sound mate's quality in one line: the score, then each feature's
+/// points, e.g. `68.0 (tempo 10.0, units 39.0, king_on_edge -10.0)`.
+pub fn quality_line(v: &Verdict) -> Option<String> {
+    let q = v.quality.as_ref()?;
+    let features: Vec<String> = q
+        .features
+        .iter()
+        .map(|f| format!("{} {:.1}", f.name, f.points))
+        .collect();
+    Some(format!("{:.1} ({})", q.score, features.join(", ")))
+}
+
+/// The repairs, one line each: `+wQa7: 1.Qf2! score 68.0, FEN ...`.
+pub fn repair_lines(v: &Verdict) -> Vec<String> {
+    v.repairs
+        .iter()
+        .map(|r| {
+            format!(
+                "{}: 1.{}! score {:.1}, FEN {}",
+                r.changes.join(" "),
+                r.key,
+                r.score,
+                r.fen
+            )
+        })
+        .collect()
+}
+
 /// The human report: what a judge reads in the outbox or on the terminal.
 pub fn text(v: &Verdict) -> String {
     let mut out = String::new();
@@ -222,6 +250,12 @@ pub fn text(v: &Verdict) -> String {
     }
     if let Some(tree) = &v.tree {
         out.push_str(&solvers::mate::tree::render(tree));
+    }
+    if let Some(quality) = quality_line(v) {
+        let _ = writeln!(out, "Quality: {quality}");
+    }
+    for repair in repair_lines(v) {
+        let _ = writeln!(out, "Repair: {repair}");
     }
     if let Some(solutions) = &v.solutions {
         let _ = writeln!(out, "Solutions: {}", solutions.len());

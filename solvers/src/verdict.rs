@@ -202,6 +202,14 @@ pub struct Verdict {
     pub duals: Option<Vec<mate::tree::Dual>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tries: Option<Vec<mate::tree::Try>>,
+    /// Sound direct mates: the quality score and its features (the cooks
+    /// stage; `docs/quality.md`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quality: Option<mate::quality::Quality>,
+    /// Cooked or unsolvable `#2`/`#3`: the best corrections found, fewest
+    /// changes then best score first (the cooks stage's `repair`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub repairs: Vec<mate::repair::Repair>,
     /// The tablebase stage: the diagram's value and the main line's checks.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tablebase: Option<crate::tablebase::judge::Report>,
@@ -249,6 +257,8 @@ impl Verdict {
             tree: None,
             duals: None,
             tries: None,
+            quality: None,
+            repairs: Vec::new(),
             tablebase: None,
             engine: None,
             notes: Vec::new(),

@@ -54,6 +54,8 @@ mod help;
 mod help_bound;
 mod parallel;
 mod picture;
+pub mod quality;
+pub mod repair;
 pub mod tree;
 use help::*;
 
@@ -332,22 +334,8 @@ impl Solver {
                 })
             }
         };
-        // The problem's own keys: the table may be kept from others.
-        let (kind, n) = match stipulation {
-            Stipulation::Direct { moves, .. } => (1, moves),
-            Stipulation::SelfMate { moves, .. } => (2, moves),
-            Stipulation::Help { plies, .. } => (3, plies),
-            _ => (0, 0),
-        };
-        let goal = stipulation.goal().unwrap_or_default();
-        let zobrist = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        let salt = crate::transposition::mix(
-            zobrist
-                ^ crate::transposition::mix(
-                    u64::from(n) << 3 | u64::from(goal == Goal::Stalemate) << 2 | kind,
-                ),
-        );
-        self.goal = goal;
+        let salt = salt(pos, stipulation);
+        self.goal = stipulation.goal().unwrap_or_default();
         match stipulation {
             Stipulation::Direct { moves, .. } | Stipulation::SelfMate { moves, .. } => {
                 need(shakmaty::Color::White)?;
@@ -364,6 +352,38 @@ impl Solver {
             }
             other => Err(SolveError::NotMate(other)),
         }
+    }
+
+    /// Readies the solver for the direct mate `pos` in `moves` (its own
+    /// table keys, the mate goal), for callers that then ask
+    /// [`Solver::forces_in`] about single moves rather than solving it all.
+    pub(crate) fn start_direct(&mut self, pos: &Chess, moves: u32) {
+        let stipulation = Stipulation::Direct {
+            moves,
+            goal: Goal::Mate,
+        };
+        self.goal = Goal::Mate;
+        self.out_of_time = false;
+        self.resize(10 + 2 * moves.min(10), salt(pos, stipulation));
+    }
+
+    /// Direct mates, after [`Solver::start_direct`]: the fewest moves (at
+    /// most `n`) in which White's move `m` in `pos` forces mate, `None`
+    /// when it does not (or the clock stopped the search: see
+    /// [`Solver::out_of_time`]).
+    pub(crate) fn forces_in(&mut self, pos: &Chess, m: Move, n: u32) -> Option<u32> {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        let n = n.min(u32::from(u8::MAX)) as u8;
+        (1..=n)
+            .find(|&k| self.defence_fails(&after, k, Genre::Direct) || self.out_of_time)
+            .filter(|_| !self.out_of_time)
+            .map(u32::from)
+    }
+
+    /// Whether the deadline stopped the last search.
+    pub(crate) fn out_of_time(&self) -> bool {
+        self.out_of_time
     }
 
     /// The checks-only shortcuts (a mating move gives check; a side
@@ -588,6 +608,24 @@ impl Solver {
         }
         false
     }
+}
+
+/// The problem's own table keys: the table may be kept from others.
+fn salt(pos: &Chess, stipulation: Stipulation) -> u64 {
+    let (kind, n) = match stipulation {
+        Stipulation::Direct { moves, .. } => (1, moves),
+        Stipulation::SelfMate { moves, .. } => (2, moves),
+        Stipulation::Help { plies, .. } => (3, plies),
+        _ => (0, 0),
+    };
+    let goal = stipulation.goal().unwrap_or_default();
+    let zobrist = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+    crate::transposition::mix(
+        zobrist
+            ^ crate::transposition::mix(
+                u64::from(n) << 3 | u64::from(goal == Goal::Stalemate) << 2 | kind,
+            ),
+    )
 }
 
 /// The moves worth trying from `pos`, into `moves`: only the checking ones

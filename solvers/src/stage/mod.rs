@@ -13,6 +13,7 @@
 //! |---------------|--------------------|-------------------------------------|
 //! | [`legality`]  | all                | `legality`; `illegal`               |
 //! | [`mate`]      | `#n`, `s#n`, `h#n` | `keys` / `solutions`, `tree`, word  |
+//! | [`cooks`]     | `#n`               | `quality` (sound), `repairs`        |
 //! | [`proofgame`] | `SPG n`            | `solutions`, word; settles legality |
 //! | [`tablebase`] | studies, `#n`      | `tablebase`, `engine`; word         |
 //!
@@ -30,6 +31,7 @@ use crate::tablebase::syzygy::{OpenError, SyzygyTables};
 use crate::tablebase::DtmTables;
 use crate::transposition::Table;
 
+pub mod cooks;
 pub mod legality;
 pub mod mate;
 pub mod options;

@@ -99,6 +99,34 @@ pub struct CooksOptions {
     /// Sound direct and self mates: list the solution's duals.
     #[serde(default = "yes")]
     pub duals: bool,
+    /// Cooked and unsolvable `#2`/`#3`: search for the lightest sound,
+    /// legal corrections (`null`: none). Helpmates and proof games are
+    /// never repaired.
+    #[serde(default = "default_repair")]
+    pub repair: Option<RepairOptions>,
+}
+
+/// `repair:` in the cooks stage.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RepairOptions {
+    /// Wall-clock seconds per problem (on the whole pool).
+    pub budget_s: f64,
+    /// 1: single changes of one unit; 2: pairs of them too.
+    pub max_changes: u32,
+}
+
+impl Default for RepairOptions {
+    fn default() -> RepairOptions {
+        RepairOptions {
+            budget_s: 10.0,
+            max_changes: 2,
+        }
+    }
+}
+
+fn default_repair() -> Option<RepairOptions> {
+    Some(RepairOptions::default())
 }
 
 fn yes() -> bool {
@@ -110,6 +138,7 @@ impl Default for CooksOptions {
         CooksOptions {
             tries: true,
             duals: true,
+            repair: default_repair(),
         }
     }
 }
