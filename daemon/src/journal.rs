@@ -18,10 +18,12 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
+use solvers::proofgame::{ItemKey, ItemResult};
 
 /// Schema versions, oldest first; never edit one that shipped, add another.
-const MIGRATIONS: &[M<'static>] = &[M::up(
-    "CREATE TABLE runs (
+const MIGRATIONS: &[M<'static>] = &[
+    M::up(
+        "CREATE TABLE runs (
         id          INTEGER PRIMARY KEY,
         job         TEXT NOT NULL,      -- sha256 of the file's content ('' if unreadable)
         config      TEXT NOT NULL,      -- fingerprint of the stages (Config::fingerprint)
@@ -69,7 +71,35 @@ const MIGRATIONS: &[M<'static>] = &[M::up(
         UNIQUE (job, idx, recipient)
     );
     CREATE INDEX mail_due ON mail (next_attempt_at);",
-)];
+    ),
+    // The finished work items of long proof-game searches (checkpoints),
+    // and where each search stands.
+    M::up(
+        "CREATE TABLE work_items (
+        search      TEXT NOT NULL,      -- job:config:problem index
+        goal        INTEGER NOT NULL,
+        plies       INTEGER NOT NULL,
+        idx         INTEGER NOT NULL,
+        items       INTEGER NOT NULL,   -- items of this goal and length
+        count       INTEGER NOT NULL,   -- games through the item
+        listed      INTEGER NOT NULL,   -- whether its games were listed
+        games       TEXT NOT NULL,      -- JSON array of games, UCI moves space-separated
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (search, goal, plies, idx, items)
+    );
+    CREATE TABLE progress (
+        search      TEXT PRIMARY KEY,   -- as in work_items
+        file        TEXT NOT NULL,
+        problem_id  TEXT NOT NULL,
+        plies       INTEGER NOT NULL,   -- the length being counted
+        done        INTEGER NOT NULL,   -- its items done ...
+        items       INTEGER NOT NULL,   -- ... of all
+        started_at  REAL NOT NULL,
+        updated_at  REAL NOT NULL,
+        left_s      REAL                -- estimated seconds left (NULL: unknown)
+    );",
+    ),
+];
 
 /// Seconds since the Unix epoch, as the journal stores time.
 pub fn unix_now() -> f64 {
@@ -127,6 +157,13 @@ pub struct QueuedMail {
     pub id: i64,
     pub attempts: u32,
     pub mail: Mail,
+}
+
+/// Which search a work item belongs to, for the `progress` table.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress<'a> {
+    pub file: &'a str,
+    pub problem_id: &'a str,
 }
 
 /// What `cookd history` asks for.
@@ -367,6 +404,119 @@ impl Journal {
                 params![id, error, retry_at],
             )
             .context("journal: recording a mail failure")?;
+        Ok(())
+    }
+
+    /// The recorded result of a proof-game search's work item.
+    pub fn work_item(&self, search: &str, item: &ItemKey) -> Result<Option<ItemResult>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT count, listed, games FROM work_items
+             WHERE search = ?1 AND goal = ?2 AND plies = ?3 AND idx = ?4 AND items = ?5",
+        )?;
+        let row = stmt
+            .query_row(
+                params![
+                    search,
+                    item.goal as i64,
+                    item.plies,
+                    item.index as i64,
+                    item.of as i64
+                ],
+                |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, bool>(1)?,
+                        row.get::<_, String>(2)?,
+                    ))
+                },
+            )
+            .optional()
+            .context("journal: reading a work item")?;
+        let Some((count, listed, games)) = row else {
+            return Ok(None);
+        };
+        let games: Vec<String> =
+            serde_json::from_str(&games).context("journal: a work item's games")?;
+        Ok(Some(ItemResult {
+            count: count as u64,
+            listed,
+            games,
+        }))
+    }
+
+    /// Records a finished work item (and where its search stands, in
+    /// `progress`), in one transaction.
+    pub fn record_work_item(
+        &self,
+        search: &str,
+        item: &ItemKey,
+        result: &ItemResult,
+        progress: &Progress<'_>,
+    ) -> Result<()> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().context("journal: begin")?;
+        let now = unix_now();
+        tx.prepare_cached(
+            "INSERT OR REPLACE INTO work_items
+                 (search, goal, plies, idx, items, count, listed, games, finished_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?
+        .execute(params![
+            search,
+            item.goal as i64,
+            item.plies,
+            item.index as i64,
+            item.of as i64,
+            result.count as i64,
+            result.listed,
+            serde_json::to_string(&result.games)?,
+            now
+        ])
+        .context("journal: recording a work item")?;
+        let done: i64 = tx
+            .prepare_cached(
+                "SELECT count(*) FROM work_items
+                 WHERE search = ?1 AND goal = ?2 AND plies = ?3 AND items = ?4",
+            )?
+            .query_row(
+                params![search, item.goal as i64, item.plies, item.of as i64],
+                |row| row.get(0),
+            )?;
+        tx.prepare_cached(
+            "INSERT INTO progress (search, file, problem_id, plies, done, items, started_at,
+                                   updated_at, left_s)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, NULL)
+             ON CONFLICT (search) DO UPDATE SET
+                 plies = ?4, done = ?5, items = ?6, updated_at = ?7,
+                 left_s = CASE WHEN ?5 > 0 AND ?5 < ?6
+                     THEN (?7 - started_at) / ?5 * (?6 - ?5) END",
+        )?
+        .execute(params![
+            search,
+            progress.file,
+            progress.problem_id,
+            item.plies,
+            done,
+            item.of as i64,
+            now
+        ])
+        .context("journal: recording progress")?;
+        tx.commit().context("journal: commit")?;
+        Ok(())
+    }
+
+    /// Drops the work items and progress of the searches whose names
+    /// start with `prefix`, once their verdicts are recorded.
+    pub fn forget_work_items(&self, prefix: &str) -> Result<()> {
+        let conn = self.conn();
+        for table in ["work_items", "progress"] {
+            conn.execute(
+                &format!("DELETE FROM {table} WHERE substr(search, 1, length(?1)) = ?1"),
+                [prefix],
+            )
+            .with_context(|| format!("journal: dropping {table}"))?;
+        }
         Ok(())
     }
 
