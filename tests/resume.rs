@@ -119,6 +119,17 @@ fn solve_resume_after_kill_9_equals_an_uninterrupted_run() {
             break;
         }
         kills += 1;
+        // `cookd history` tells where the search stopped.
+        let history = cookd()
+            .args(["history", "--config"])
+            .arg(&config)
+            .output()
+            .unwrap();
+        let history = String::from_utf8_lossy(&history.stdout);
+        assert!(
+            history.contains("in progress: ") && history.contains("proof games of 31 plies"),
+            "{history}"
+        );
         let after = items(&spool);
         assert_kept(&before, &after);
         before = after;

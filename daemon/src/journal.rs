@@ -166,6 +166,21 @@ pub struct Progress<'a> {
     pub problem_id: &'a str,
 }
 
+/// A proof-game search under way (or cut short), as `cookd history` shows
+/// it.
+#[derive(Debug, serde::Serialize)]
+pub struct SearchProgress {
+    pub file: String,
+    pub problem_id: String,
+    /// The length being counted.
+    pub plies: u32,
+    pub done: u64,
+    pub items: u64,
+    /// UTC, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub updated: String,
+    pub left_s: Option<f64>,
+}
+
 /// What `cookd history` asks for.
 #[derive(Debug, Default)]
 pub struct Filter {
@@ -446,14 +461,15 @@ impl Journal {
     }
 
     /// Records a finished work item (and where its search stands, in
-    /// `progress`), in one transaction.
+    /// `progress`), in one transaction; returns the items of its length
+    /// done so far and the estimated seconds left.
     pub fn record_work_item(
         &self,
         search: &str,
         item: &ItemKey,
         result: &ItemResult,
         progress: &Progress<'_>,
-    ) -> Result<()> {
+    ) -> Result<(u64, Option<f64>)> {
         let mut conn = self.conn();
         let tx = conn.transaction().context("journal: begin")?;
         let now = unix_now();
@@ -502,8 +518,15 @@ impl Journal {
             now
         ])
         .context("journal: recording progress")?;
+        let left: Option<f64> = tx
+            .query_row(
+                "SELECT left_s FROM progress WHERE search = ?1",
+                [search],
+                |row| row.get(0),
+            )
+            .context("journal: reading progress")?;
         tx.commit().context("journal: commit")?;
-        Ok(())
+        Ok((done as u64, left))
     }
 
     /// Drops the work items and progress of the searches whose names
@@ -568,6 +591,31 @@ pub fn parse_since(conn: &Connection, text: &str, now: f64) -> Result<f64> {
 }
 
 /// The verdicts recorded since a time, newest first.
+/// The proof-game searches with work items recorded and no verdict yet,
+/// most recently active first.
+pub fn searches(conn: &Connection) -> Result<Vec<SearchProgress>> {
+    let mut stmt = conn.prepare(
+        "SELECT file, problem_id, plies, done, items,
+                strftime('%Y-%m-%dT%H:%M:%SZ', updated_at, 'unixepoch'), left_s
+         FROM progress ORDER BY updated_at DESC",
+    )?;
+    let rows = stmt
+        .query_map([], |row| {
+            Ok(SearchProgress {
+                file: row.get(0)?,
+                problem_id: row.get(1)?,
+                plies: row.get(2)?,
+                done: row.get::<_, i64>(3)? as u64,
+                items: row.get::<_, i64>(4)? as u64,
+                updated: row.get(5)?,
+                left_s: row.get(6)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .context("journal: reading progress")?;
+    Ok(rows)
+}
+
 pub fn history(conn: &Connection, filter: &Filter) -> Result<Vec<HistoryRow>> {
     let mut stmt = conn
         .prepare(
@@ -637,6 +685,48 @@ mod tests {
             subject: "s".into(),
             message: b"m".to_vec(),
         }
+    }
+
+    #[test]
+    fn work_items_are_kept_with_their_progress_until_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::open(&dir.path().join("j.sqlite")).unwrap();
+        let key = |index| ItemKey {
+            goal: 0,
+            plies: 31,
+            index,
+            of: 4,
+        };
+        let result = ItemResult {
+            count: 3,
+            listed: true,
+            games: vec!["e2e4 e7e5".into()],
+        };
+        let progress = Progress {
+            file: "a.fen",
+            problem_id: "a.0",
+        };
+        assert_eq!(journal.work_item("job:cfg:0", &key(1)).unwrap(), None);
+        for index in [1, 2] {
+            journal
+                .record_work_item("job:cfg:0", &key(index), &result, &progress)
+                .unwrap();
+        }
+        assert_eq!(
+            journal.work_item("job:cfg:0", &key(1)).unwrap(),
+            Some(result.clone())
+        );
+        // Another problem, or the same item split another way, is not it.
+        assert_eq!(journal.work_item("job:cfg:1", &key(1)).unwrap(), None);
+        let other_split = ItemKey { of: 5, ..key(1) };
+        assert_eq!(journal.work_item("job:cfg:0", &other_split).unwrap(), None);
+        let conn = open_read_only(&dir.path().join("j.sqlite")).unwrap();
+        let [p] = searches(&conn).unwrap().try_into().unwrap();
+        assert_eq!((p.plies, p.done, p.items), (31, 2, 4));
+        assert_eq!(p.problem_id, "a.0");
+        journal.forget_work_items("job:cfg:").unwrap();
+        assert_eq!(journal.work_item("job:cfg:0", &key(1)).unwrap(), None);
+        assert!(searches(&conn).unwrap().is_empty());
     }
 
     #[test]

@@ -8,9 +8,13 @@
 //! journal's idempotency uses, so an item is only ever reused for the very
 //! same search.
 
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
 use solvers::proofgame::{ItemKey, ItemResult, Ledger};
 
 use crate::journal::{Journal, Progress};
+use crate::service;
 
 /// The ledgers of one file's problems.
 #[derive(Debug, Clone, Copy)]
@@ -37,6 +41,7 @@ impl<'a> Checkpoints<'a> {
             search: format!("{}{index}", self.prefix()),
             file: self.file.to_owned(),
             problem_id: problem_id.to_owned(),
+            last_status: Mutex::new(None),
         }
     }
 }
@@ -48,6 +53,25 @@ pub struct JournalLedger<'a> {
     search: String,
     file: String,
     problem_id: String,
+    /// When the STATUS line last told of this search.
+    last_status: Mutex<Option<Instant>>,
+}
+
+impl JournalLedger<'_> {
+    /// Where the search stands, on systemd's STATUS line (at most once a
+    /// second: items may finish by the thousand).
+    fn tell(&self, item: &ItemKey, done: u64, left: Option<f64>) {
+        let mut last = self.last_status.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| t.elapsed() < Duration::from_secs(1)) {
+            return;
+        }
+        *last = Some(Instant::now());
+        let left = left.map_or(String::new(), |s| format!(", about {s:.0} s left"));
+        service::status(&format!(
+            "{} {}: proof games of {} plies: {done} of {} work items{left}",
+            self.file, self.problem_id, item.plies, item.of
+        ));
+    }
 }
 
 impl Ledger for JournalLedger<'_> {
@@ -65,11 +89,12 @@ impl Ledger for JournalLedger<'_> {
             file: &self.file,
             problem_id: &self.problem_id,
         };
-        if let Err(e) = self
+        match self
             .journal
             .record_work_item(&self.search, item, result, &progress)
         {
-            tracing::warn!("{e:#}");
+            Ok((done, left)) => self.tell(item, done, left),
+            Err(e) => tracing::warn!("{e:#}"),
         }
     }
 }
