@@ -1,6 +1,7 @@
 //! Long proof games survive kill -9: `cookd solve --resume` and `cookd run`
 //! record each finished work item in the journal and go on where they
-//! stopped, and the verdict equals an uninterrupted run's.
+//! stopped, and the verdict equals an uninterrupted run's; `cookd estimate`
+//! sizes the search first.
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
@@ -177,4 +178,27 @@ fn run_goes_on_after_kill_9_and_its_verdict_equals_an_uninterrupted_run() {
     spool::wait_for("the checkpoints dropped", || items(&spool).is_empty());
     spool.signal("TERM");
     assert!(spool.wait_exit().success());
+}
+
+#[test]
+fn estimate_prints_items_by_free_moves_and_a_time_range() {
+    let spool = Spool::new(MailTo::Nobody, 1);
+    std::fs::write(spool.path("long.fen"), LONG).unwrap();
+    let out = cookd()
+        .args(["estimate", "--format", "json", "--config"])
+        .arg(spool.path("pipeline.yaml"))
+        .arg(spool.path("long.fen"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let [e]: [Value; 1] = verdicts(&out.stdout).try_into().unwrap();
+    let number = |key: &str| e[key].as_f64().unwrap_or_else(|| panic!("no {key} in {e}"));
+    assert!(number("nodes") > 0.0, "{e}");
+    assert!(number("low_seconds") <= number("seconds"), "{e}");
+    assert!(number("seconds") <= number("high_seconds"), "{e}");
+    assert!(number("sampled_items") < number("items"), "{e}");
+    // Every item is in one free-moves class.
+    let histogram = e["histogram"].as_array().unwrap();
+    let sum: f64 = histogram.iter().map(|h| h["items"].as_f64().unwrap()).sum();
+    assert_eq!(sum, number("items"), "{e}");
 }
