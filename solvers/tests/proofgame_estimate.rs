@@ -7,6 +7,13 @@
 //! Minutes of CPU in a release build (spg252 and spg261 alone take a few):
 //! `cargo test --release -p solvers --test proofgame_estimate -- --ignored
 //! --nocapture`; `SPG_ESTIMATE_MAX_PLIES` leaves longer rows out.
+//!
+//! Last run (release, one thread, shared 2-core machine; it FAILS the
+//! target): rows over 1 s: spg225 0.035 (8,902 items, one holding 42 % of
+//! the nodes, missed by the sample), spg252 2.9 (estimate 70 s against
+//! 251 s), spg261 9.2 (59 s against 93 s): 1 of 3 within 3x. Rows of 0.03
+//! to 0.5 s (`SPG_ESTIMATE_MIN_S=0.03`, up to 24 plies): 0.12 to 3.4, 12
+//! of 16 within 3x.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
