@@ -72,6 +72,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
         Format::Table => {
+            // Long proof games under way (or cut short) first.
+            for p in journal::searches(&conn)? {
+                let left = p
+                    .left_s
+                    .map_or(String::new(), |s| format!(", about {s:.0} s left"));
+                let _ = writeln!(
+                    out,
+                    "in progress: {} {}: proof games of {} plies: {} of {} work items{left} (at {})",
+                    p.file, p.problem_id, p.plies, p.done, p.items, p.updated
+                );
+            }
             let _ = writeln!(
                 out,
                 "{:<20}  {:>6}  {:<8}  {:<24}  {:<12}  {:>9}  mail",

@@ -18,6 +18,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
+use solvers::proofgame::{ItemKey, ItemResult};
 
 /// Schema versions, oldest first; never edit one that shipped, add another.
 const MIGRATIONS: &[M<'static>] = &[
@@ -80,6 +81,33 @@ const MIGRATIONS: &[M<'static>] = &[
         text        TEXT NOT NULL       -- the file as submitted (UTF-8, lossy)
     );
     CREATE INDEX runs_file ON runs (file, started_at);",
+    ),
+    // 3: the finished work items of long proof-game searches (checkpoints),
+    // and where each search stands.
+    M::up(
+        "CREATE TABLE work_items (
+        search      TEXT NOT NULL,      -- job:config:problem index
+        goal        INTEGER NOT NULL,
+        plies       INTEGER NOT NULL,
+        idx         INTEGER NOT NULL,
+        items       INTEGER NOT NULL,   -- items of this goal and length
+        count       INTEGER NOT NULL,   -- games through the item
+        listed      INTEGER NOT NULL,   -- whether its games were listed
+        games       TEXT NOT NULL,      -- JSON array of games, UCI moves space-separated
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (search, goal, plies, idx, items)
+    );
+    CREATE TABLE progress (
+        search      TEXT PRIMARY KEY,   -- as in work_items
+        file        TEXT NOT NULL,
+        problem_id  TEXT NOT NULL,
+        plies       INTEGER NOT NULL,   -- the length being counted
+        done        INTEGER NOT NULL,   -- its items done ...
+        items       INTEGER NOT NULL,   -- ... of all
+        started_at  REAL NOT NULL,
+        updated_at  REAL NOT NULL,
+        left_s      REAL                -- estimated seconds left (NULL: unknown)
+    );",
     ),
 ];
 
@@ -145,6 +173,28 @@ pub struct QueuedMail {
     pub id: i64,
     pub attempts: u32,
     pub mail: Mail,
+}
+
+/// Which search a work item belongs to, for the `progress` table.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress<'a> {
+    pub file: &'a str,
+    pub problem_id: &'a str,
+}
+
+/// A proof-game search under way (or cut short), as `cookd history` shows
+/// it.
+#[derive(Debug, serde::Serialize)]
+pub struct SearchProgress {
+    pub file: String,
+    pub problem_id: String,
+    /// The length being counted.
+    pub plies: u32,
+    pub done: u64,
+    pub items: u64,
+    /// UTC, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub updated: String,
+    pub left_s: Option<f64>,
 }
 
 /// What `cookd history` asks for.
@@ -393,6 +443,127 @@ impl Journal {
         Ok(())
     }
 
+    /// The recorded result of a proof-game search's work item.
+    pub fn work_item(&self, search: &str, item: &ItemKey) -> Result<Option<ItemResult>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT count, listed, games FROM work_items
+             WHERE search = ?1 AND goal = ?2 AND plies = ?3 AND idx = ?4 AND items = ?5",
+        )?;
+        let row = stmt
+            .query_row(
+                params![
+                    search,
+                    item.goal as i64,
+                    item.plies,
+                    item.index as i64,
+                    item.of as i64
+                ],
+                |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, bool>(1)?,
+                        row.get::<_, String>(2)?,
+                    ))
+                },
+            )
+            .optional()
+            .context("journal: reading a work item")?;
+        let Some((count, listed, games)) = row else {
+            return Ok(None);
+        };
+        let games: Vec<String> =
+            serde_json::from_str(&games).context("journal: a work item's games")?;
+        Ok(Some(ItemResult {
+            count: count as u64,
+            listed,
+            games,
+        }))
+    }
+
+    /// Records a finished work item (and where its search stands, in
+    /// `progress`), in one transaction; returns the items of its length
+    /// done so far and the estimated seconds left.
+    pub fn record_work_item(
+        &self,
+        search: &str,
+        item: &ItemKey,
+        result: &ItemResult,
+        progress: &Progress<'_>,
+    ) -> Result<(u64, Option<f64>)> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().context("journal: begin")?;
+        let now = unix_now();
+        tx.prepare_cached(
+            "INSERT OR REPLACE INTO work_items
+                 (search, goal, plies, idx, items, count, listed, games, finished_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?
+        .execute(params![
+            search,
+            item.goal as i64,
+            item.plies,
+            item.index as i64,
+            item.of as i64,
+            result.count as i64,
+            result.listed,
+            serde_json::to_string(&result.games)?,
+            now
+        ])
+        .context("journal: recording a work item")?;
+        let done: i64 = tx
+            .prepare_cached(
+                "SELECT count(*) FROM work_items
+                 WHERE search = ?1 AND goal = ?2 AND plies = ?3 AND items = ?4",
+            )?
+            .query_row(
+                params![search, item.goal as i64, item.plies, item.of as i64],
+                |row| row.get(0),
+            )?;
+        tx.prepare_cached(
+            "INSERT INTO progress (search, file, problem_id, plies, done, items, started_at,
+                                   updated_at, left_s)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, NULL)
+             ON CONFLICT (search) DO UPDATE SET
+                 plies = ?4, done = ?5, items = ?6, updated_at = ?7,
+                 left_s = CASE WHEN ?5 > 0 AND ?5 < ?6
+                     THEN (?7 - started_at) / ?5 * (?6 - ?5) END",
+        )?
+        .execute(params![
+            search,
+            progress.file,
+            progress.problem_id,
+            item.plies,
+            done,
+            item.of as i64,
+            now
+        ])
+        .context("journal: recording progress")?;
+        let left: Option<f64> = tx
+            .query_row(
+                "SELECT left_s FROM progress WHERE search = ?1",
+                [search],
+                |row| row.get(0),
+            )
+            .context("journal: reading progress")?;
+        tx.commit().context("journal: commit")?;
+        Ok((done as u64, left))
+    }
+
+    /// Drops the work items and progress of the searches whose names
+    /// start with `prefix`, once their verdicts are recorded.
+    pub fn forget_work_items(&self, prefix: &str) -> Result<()> {
+        let conn = self.conn();
+        for table in ["work_items", "progress"] {
+            conn.execute(
+                &format!("DELETE FROM {table} WHERE substr(search, 1, length(?1)) = ?1"),
+                [prefix],
+            )
+            .with_context(|| format!("journal: dropping {table}"))?;
+        }
+        Ok(())
+    }
+
     /// Moves the WAL into the database file, so a stopped daemon leaves one
     /// self-contained file behind.
     pub fn checkpoint(&self) -> Result<()> {
@@ -441,6 +612,31 @@ pub fn parse_since(conn: &Connection, text: &str, now: f64) -> Result<f64> {
 }
 
 /// The verdicts recorded since a time, newest first.
+/// The proof-game searches with work items recorded and no verdict yet,
+/// most recently active first.
+pub fn searches(conn: &Connection) -> Result<Vec<SearchProgress>> {
+    let mut stmt = conn.prepare(
+        "SELECT file, problem_id, plies, done, items,
+                strftime('%Y-%m-%dT%H:%M:%SZ', updated_at, 'unixepoch'), left_s
+         FROM progress ORDER BY updated_at DESC",
+    )?;
+    let rows = stmt
+        .query_map([], |row| {
+            Ok(SearchProgress {
+                file: row.get(0)?,
+                problem_id: row.get(1)?,
+                plies: row.get(2)?,
+                done: row.get::<_, i64>(3)? as u64,
+                items: row.get::<_, i64>(4)? as u64,
+                updated: row.get(5)?,
+                left_s: row.get(6)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .context("journal: reading progress")?;
+    Ok(rows)
+}
+
 pub fn history(conn: &Connection, filter: &Filter) -> Result<Vec<HistoryRow>> {
     let mut stmt = conn
         .prepare(
@@ -510,6 +706,48 @@ mod tests {
             subject: "s".into(),
             message: b"m".to_vec(),
         }
+    }
+
+    #[test]
+    fn work_items_are_kept_with_their_progress_until_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::open(&dir.path().join("j.sqlite")).unwrap();
+        let key = |index| ItemKey {
+            goal: 0,
+            plies: 31,
+            index,
+            of: 4,
+        };
+        let result = ItemResult {
+            count: 3,
+            listed: true,
+            games: vec!["e2e4 e7e5".into()],
+        };
+        let progress = Progress {
+            file: "a.fen",
+            problem_id: "a.0",
+        };
+        assert_eq!(journal.work_item("job:cfg:0", &key(1)).unwrap(), None);
+        for index in [1, 2] {
+            journal
+                .record_work_item("job:cfg:0", &key(index), &result, &progress)
+                .unwrap();
+        }
+        assert_eq!(
+            journal.work_item("job:cfg:0", &key(1)).unwrap(),
+            Some(result.clone())
+        );
+        // Another problem, or the same item split another way, is not it.
+        assert_eq!(journal.work_item("job:cfg:1", &key(1)).unwrap(), None);
+        let other_split = ItemKey { of: 5, ..key(1) };
+        assert_eq!(journal.work_item("job:cfg:0", &other_split).unwrap(), None);
+        let conn = open_read_only(&dir.path().join("j.sqlite")).unwrap();
+        let [p] = searches(&conn).unwrap().try_into().unwrap();
+        assert_eq!((p.plies, p.done, p.items), (31, 2, 4));
+        assert_eq!(p.problem_id, "a.0");
+        journal.forget_work_items("job:cfg:").unwrap();
+        assert_eq!(journal.work_item("job:cfg:0", &key(1)).unwrap(), None);
+        assert!(searches(&conn).unwrap().is_empty());
     }
 
     #[test]

@@ -8,12 +8,14 @@ mod browser;
 mod check;
 mod config;
 mod diagram;
+mod estimate;
 mod history;
 mod html;
 mod improve;
 mod inbox;
 mod intake;
 mod journal;
+mod ledger;
 mod mail;
 mod outbox;
 mod pipeline;
@@ -45,6 +47,10 @@ enum Command {
     /// Exit status: 0 when every problem got a verdict (cooked and illegal
     /// are verdicts), 1 when some input could not be read or parsed.
     Solve(solve::Args),
+    /// Estimate each proof game's search before solving it: its work items
+    /// by free moves, and its nodes and seconds on this machine with a
+    /// range (JSON: `{nodes, seconds, low_seconds, high_seconds, ...}`).
+    Estimate(estimate::Args),
     /// The daemon: watch the inbox, judge every file that lands there, write
     /// verdicts to the outbox, record runs in the journal, mail cook reports.
     ///
@@ -93,6 +99,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Run(args) => run::run(args),
+        Command::Estimate(args) => estimate::run(args),
         Command::CheckConfig(args) => check::run(args),
         Command::History(args) => history::run(args),
         Command::Serve(args) => serve::run(args),

@@ -11,12 +11,13 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use solvers::problem::{self, Problem};
-use solvers::proofgame::Progress;
+use solvers::proofgame::{Ledger, Progress};
 use solvers::stage::{self, Resources, Stage};
 use solvers::verdict::{Kind, Verdict};
 use solvers::Stipulation;
 
 use crate::config::Config;
+use crate::ledger::Checkpoints;
 
 /// The solver pool: `threads:` threads (default: one per core), which each
 /// problem's search is split over.
@@ -32,30 +33,42 @@ pub fn solver_pool(config: &Config) -> Result<rayon::ThreadPool> {
 /// [`judge_file_with`] with fresh resources.
 #[cfg(test)]
 pub fn judge_file(name: &str, content: &[u8], stages: &[Stage]) -> Vec<Verdict> {
-    judge_file_with(name, content, stages, &Resources::default())
+    judge_file_with(name, content, stages, &Resources::default(), None)
 }
 
 /// Judges every problem of one file's content; `name` identifies the file.
-/// The stages use `resources`, which may serve other problems too.
+/// The stages use `resources`, which may serve other problems too; long
+/// proof-game searches record their finished work items in `checkpoints`
+/// and take those recorded before from there.
 pub fn judge_file_with(
     name: &str,
     content: &[u8],
     stages: &[Stage],
     resources: &Resources,
+    checkpoints: Option<Checkpoints>,
 ) -> Vec<Verdict> {
     problem::parse(name, content)
         .into_iter()
-        .map(|parsed| match parsed {
-            Ok(problem) => judge(&problem, stages, resources),
+        .enumerate()
+        .map(|(index, parsed)| match parsed {
+            Ok(problem) => judge(&problem, stages, resources, checkpoints.map(|c| (c, index))),
             Err(error) => Verdict::for_error(&error),
         })
         .collect()
 }
 
-/// Runs the configured stages on one problem. A panic inside a stage becomes
-/// an `error` verdict for this problem only.
-fn judge(problem: &Problem, stages: &[Stage], resources: &Resources) -> Verdict {
-    match catch_unwind(AssertUnwindSafe(|| run_stages(problem, stages, resources))) {
+/// Runs the configured stages on one problem (the `index`th of its file,
+/// with the file's checkpoints). A panic inside a stage becomes an `error`
+/// verdict for this problem only.
+fn judge(
+    problem: &Problem,
+    stages: &[Stage],
+    resources: &Resources,
+    checkpoints: Option<(Checkpoints, usize)>,
+) -> Verdict {
+    match catch_unwind(AssertUnwindSafe(|| {
+        run_stages(problem, stages, resources, checkpoints)
+    })) {
         Ok(verdict) => verdict,
         Err(panic) => {
             let what = panic
@@ -71,7 +84,12 @@ fn judge(problem: &Problem, stages: &[Stage], resources: &Resources) -> Verdict 
     }
 }
 
-fn run_stages(problem: &Problem, stages: &[Stage], resources: &Resources) -> Verdict {
+fn run_stages(
+    problem: &Problem,
+    stages: &[Stage],
+    resources: &Resources,
+    checkpoints: Option<(Checkpoints, usize)>,
+) -> Verdict {
     let mut verdict = Verdict::for_problem(problem);
     // A solver that ran out of budget explains itself; the note below is for
     // problems no solver looked at.
@@ -91,14 +109,12 @@ fn run_stages(problem: &Problem, stages: &[Stage], resources: &Resources) -> Ver
             Stage::Solve(options) => match problem.stipulation {
                 Stipulation::ProofGame { plies } => {
                     let progress = progress_on_stderr(verdict.id.clone());
-                    stage::proofgame::run(
-                        problem,
-                        plies,
-                        options,
-                        resources,
-                        Some(&progress),
-                        &mut verdict,
-                    );
+                    let ledger = checkpoints.map(|(c, index)| c.ledger(index, &verdict.id));
+                    let hooks = stage::proofgame::Hooks {
+                        progress: Some(&progress),
+                        ledger: ledger.as_ref().map(|l| l as &dyn Ledger),
+                    };
+                    stage::proofgame::run(problem, plies, options, resources, hooks, &mut verdict);
                     solver_ran = true;
                 }
                 // Studies: the tablebase stage judges those it can.

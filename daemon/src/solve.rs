@@ -9,8 +9,13 @@ use anyhow::{Context, Result};
 use solvers::stage::Resources;
 use solvers::verdict::Kind;
 
+use sha2::{Digest, Sha256};
+
 use crate::config::Config;
+use crate::estimate;
 use crate::intake;
+use crate::journal::Journal;
+use crate::ledger::Checkpoints;
 use crate::pipeline;
 use crate::report::{self, Format};
 
@@ -22,6 +27,16 @@ pub struct Args {
     /// Output format: a text report, YAML documents, or JSON Lines.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Record the finished work items of long proof games in the journal
+    /// (the configuration's `database`) and take those an earlier
+    /// `cookd solve --resume` or `cookd run` recorded for the same file and
+    /// configuration: a search cut short goes on where it stopped.
+    #[arg(long)]
+    resume: bool,
+    /// Before judging a file, print the estimate of each proof game's
+    /// search to stderr (as `cookd estimate` does).
+    #[arg(long)]
+    estimate: bool,
     /// Problem files, or folders whose problem files are all judged.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -39,14 +54,57 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut out = stdout.lock();
     let mut failed = false;
     let resources = Resources::default();
+    let journal = match args.resume {
+        true => Some(Journal::open(&config.path(&config.database))?),
+        false => None,
+    };
+    let fingerprint = config.fingerprint();
     for (n, path) in files.iter().enumerate() {
         let name = path.display().to_string();
         if progress {
             eprint!("\r\x1b[K[{}/{}] {name}", n + 1, files.len());
         }
         let verdicts = match intake::read(path) {
-            Ok(content) => pool
-                .install(|| pipeline::judge_file_with(&name, &content, &config.stages, &resources)),
+            Ok(content) => {
+                if args.estimate {
+                    let estimates = pool.install(|| {
+                        estimate::file(
+                            &name,
+                            &content,
+                            &config.stages,
+                            &resources,
+                            estimate::FRACTION,
+                        )
+                    });
+                    for e in &estimates {
+                        eprint!("cookd: estimate: {}", estimate::describe(e));
+                    }
+                }
+                let job = format!("{:x}", Sha256::digest(&content));
+                let checkpoints = journal.as_ref().map(|journal| Checkpoints {
+                    journal,
+                    job: &job,
+                    config: &fingerprint,
+                    file: &name,
+                });
+                let verdicts = pool.install(|| {
+                    pipeline::judge_file_with(
+                        &name,
+                        &content,
+                        &config.stages,
+                        &resources,
+                        checkpoints,
+                    )
+                });
+                // A search that ran out of budget keeps its items for the
+                // next try; finished ones need them no more.
+                if let Some(c) =
+                    checkpoints.filter(|_| verdicts.iter().all(|v| v.verdict != Kind::Unsolved))
+                {
+                    c.journal.forget_work_items(&c.prefix())?;
+                }
+                verdicts
+            }
             Err(kind) => vec![intake::file_error(&name, kind)],
         };
         for verdict in &verdicts {

@@ -27,33 +27,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use solvers::proofgame::{self, Judgement, Options, DEFAULT_SYNC_DEPTH};
-use solvers::testing::{corpus_verdict, data, read_csv};
+use solvers::testing::{corpus_verdict, cpu_seconds, data, env, read_csv};
 use solvers::transposition::Table;
 use solvers::verdict::Kind;
-
-fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// User + system CPU seconds of this process so far (Linux `/proc`).
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    // Fields 14 and 15 of stat (utime, stime), counted after the ')'.
-    (ticks(11) + ticks(12)) / 100.0
-}
 
 struct Run {
     id: String,

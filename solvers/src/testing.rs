@@ -152,6 +152,32 @@ pub fn keys_uci(row: &HashMap<String, String>) -> Vec<String> {
     keys
 }
 
+/// The environment variable `name` parsed, or `default` (benchmarks' and
+/// long tests' knobs).
+pub fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// User + system CPU seconds of this process so far (Linux `/proc`).
+pub fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // Fields 14 and 15 of stat (utime, stime), counted after the ')'.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

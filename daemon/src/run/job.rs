@@ -2,6 +2,7 @@
 //! and settle it: journal, outbox, and the file out of `.processing/`.
 
 use super::*;
+use crate::ledger::Checkpoints;
 
 /// A claimed file.
 #[derive(Debug)]
@@ -50,6 +51,7 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
     {
         let (d, settings) = (d.clone(), settings.clone());
         let name = job.name.to_string_lossy().into_owned();
+        let key = key.clone();
         d.clone().pool.spawn(move || {
             if d.stopping.load(Ordering::SeqCst) {
                 let _ = tx.send(None);
@@ -58,7 +60,21 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
             // judge() catches panics per problem; this also covers parsing.
             // A panic escaping a rayon job would abort the whole daemon.
             let verdicts = catch_unwind(AssertUnwindSafe(|| {
-                pipeline::judge_file_with(&name, &bytes, &settings.config.stages, &d.resources)
+                // Long proof games record their work items as they go: a
+                // file judged again after a crash goes on from there.
+                let checkpoints = Checkpoints {
+                    journal: &d.journal,
+                    job: &key,
+                    config: &settings.fingerprint,
+                    file: &name,
+                };
+                pipeline::judge_file_with(
+                    &name,
+                    &bytes,
+                    &settings.config.stages,
+                    &d.resources,
+                    Some(checkpoints),
+                )
             }))
             .map_err(|_| "internal error while reading this file".to_owned());
             let _ = tx.send(Some(verdicts));
@@ -215,6 +231,12 @@ pub(super) fn record_judged(
     };
     let leave = why.clone().map_or(Leave::Finished, Leave::Failed);
     settle(d, settings, job, &run, &mails, Order::JournalFirst, &leave)?;
+    // The verdicts are in the journal: the checkpoints of the searches
+    // that led to them are done with.
+    let checkpoints = format!("{key}:{}:", settings.fingerprint);
+    if let Err(e) = d.journal.forget_work_items(&checkpoints) {
+        tracing::warn!("{name}: {e:#}");
+    }
     Ok(match why {
         Some(why) => Outcome::Quarantined(why),
         None => Outcome::Judged(verdicts.iter().map(|v| v.verdict).collect()),

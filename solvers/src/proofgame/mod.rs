@@ -61,11 +61,13 @@
 pub mod analysis;
 mod assign;
 mod hash;
+mod items;
 mod memo;
 mod prove;
 mod rights;
 mod search;
 mod solo;
+pub use items::{ItemKey, ItemResult, Ledger, Sample};
 use prove::*;
 pub use prove::{first_rejected_prefix, may_reach, prove};
 use rights::*;
@@ -81,6 +83,7 @@ use shakmaty::{
 use crate::mate::Line;
 use crate::transposition::Table;
 use analysis::Analysis;
+use items::Work;
 use search::{add_games, Goal, Shared, Worker, MAX_GAMES};
 use shakmaty::san::SanPlus;
 
@@ -121,6 +124,11 @@ pub struct Options<'a> {
     pub shorter: bool,
     /// The final rights the problem states (none by default).
     pub rights: Rights,
+    /// Where finished work items are kept: given one, the search counts
+    /// item by item, takes those it already holds and records each one it
+    /// finishes (see [`Ledger`]), so that a search cut short goes on where
+    /// it stopped.
+    pub ledger: Option<&'a dyn Ledger>,
 }
 
 impl std::fmt::Debug for Options<'_> {
@@ -135,6 +143,7 @@ impl std::fmt::Debug for Options<'_> {
             .field("retraction", &self.retraction)
             .field("shorter", &self.shorter)
             .field("rights", &self.rights)
+            .field("ledger", &self.ledger.is_some())
             .finish()
     }
 }
@@ -159,6 +168,7 @@ impl Default for Options<'_> {
             retraction: true,
             shorter: true,
             rights: Rights::default(),
+            ledger: None,
         }
     }
 }
@@ -248,6 +258,68 @@ struct Target {
 /// from the initial array to `diagram`, and those of shorter lengths of the
 /// same parity. `plies == 0` asks only whether any length could work.
 pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, ProofGameError> {
+    let start = Chess::default();
+    walk(diagram, plies, options, &mut |shared, work| {
+        let (count, complete, lines) = match options.ledger {
+            Some(ledger) => items::count_items(shared, work, &start, ledger),
+            None => count_and_list(shared, work.goal, &start, work.left, work.cap),
+        };
+        Games {
+            plies: work.plies,
+            count,
+            complete,
+            lines: lines.iter().map(|l| render(&start, l)).collect(),
+        }
+    })
+}
+
+/// What [`estimate`] finds.
+#[derive(Debug, Clone)]
+pub struct Estimate {
+    /// The judgement when it needs no search (`Illegal`, `NoSolution`).
+    pub decided: Option<Judgement>,
+    pub notes: Vec<String>,
+    pub sample: Sample,
+}
+
+/// Sizes the search [`solve`] would make, without making it all: the work
+/// items of every goal and length it would count, by free moves, and the
+/// sizes of `fraction` of them (at least `least` per length), drawn at
+/// random and searched, scaled up to all.
+pub fn estimate(
+    diagram: &Board,
+    plies: u32,
+    options: &Options,
+    (fraction, least): (f64, usize),
+) -> Result<Estimate, ProofGameError> {
+    let start = Chess::default();
+    let mut sample = Sample::default();
+    let mut searched = false;
+    let outcome = walk(diagram, plies, options, &mut |shared, work| {
+        searched = true;
+        items::estimate_items(shared, work, &start, (fraction, least), &mut sample);
+        Games {
+            plies: work.plies,
+            count: 0,
+            complete: true,
+            lines: Vec::new(),
+        }
+    })?;
+    Ok(Estimate {
+        decided: (!searched).then_some(outcome.judgement),
+        notes: if searched { Vec::new() } else { outcome.notes },
+        sample,
+    })
+}
+
+/// The frame of [`solve`]: the static tests, the goals, the lengths from
+/// the shortest feasible one; `count` counts one length of one goal.
+fn walk(
+    diagram: &Board,
+    plies: u32,
+    options: &Options,
+    count: &mut dyn FnMut(&Shared, &Work) -> Games,
+) -> Result<Outcome, ProofGameError> {
     let started = Instant::now();
     for color in Color::ALL {
         if diagram.king_of(color).is_none() {
@@ -389,6 +461,7 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
     // decides that the problem is cooked.
     let first = if options.shorter { least } else { plies };
     let mut ran_out = None;
+    let mut partial = false;
     for length in (first..=plies).step_by(2) {
         let mut games = Games {
             plies: length,
@@ -400,8 +473,14 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
             if !feasible_at(i, length) {
                 continue;
             }
-            let cap = options.solution_cap.saturating_sub(games.lines.len());
-            let found = count_and_list(&shared, *goal, &start, length - target.offset, cap);
+            let work = Work {
+                goal: *goal,
+                goal_index: i,
+                plies: length,
+                left: length - target.offset,
+                cap: options.solution_cap.saturating_sub(games.lines.len()),
+            };
+            let found = count(&shared, &work);
             games.count = add_games(games.count, found.count);
             games.complete &= found.complete;
             games.lines.extend(found.lines);
@@ -410,6 +489,7 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
             }
         }
         games.complete &= !shared.aborted() && games.count < MAX_GAMES;
+        partial |= !games.complete;
         if length == plies {
             outcome.exact = games;
         } else if games.count > 0 {
@@ -421,7 +501,9 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
         }
     }
     outcome.nodes = shared.nodes.load(std::sync::atomic::Ordering::Relaxed);
-    let judgement = judge(&outcome.exact, &outcome.short, ran_out.is_some());
+    // A count left partial (the budget ran out, or a ledger's share of the
+    // items: see [`Ledger::mine`]) decides only a cook.
+    let judgement = judge(&outcome.exact, &outcome.short, partial);
     if let Some(length) = ran_out {
         outcome.notes.push(format!(
             "budget ran out while counting games of {length} half-moves{}",
@@ -446,11 +528,11 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
 }
 
 /// The verdict on the games found of the stipulated length (`exact`) and
-/// shorter ones of the same parity, the budget having `ran_out` or not.
+/// shorter ones of the same parity, some count being `partial` or not.
 /// Counts cut short are lower bounds: enough games cook the problem
 /// however many more there are, but too few decide nothing.
-fn judge(exact: &Games, short: &[Games], ran_out: bool) -> Judgement {
-    match (exact.count, short.iter().any(|g| g.count > 0), ran_out) {
+fn judge(exact: &Games, short: &[Games], partial: bool) -> Judgement {
+    match (exact.count, short.iter().any(|g| g.count > 0), partial) {
         (_, true, _) | (2.., _, _) => Judgement::Cooked,
         (_, _, true) => Judgement::Unsolved,
         (0, false, false) => Judgement::NoSolution,
@@ -462,7 +544,13 @@ fn judge(exact: &Games, short: &[Games], ran_out: bool) -> Judgement {
 /// current rayon pool for longer ones) and lists up to `cap` of them. When
 /// the budget runs out the count is of the games met so far, and those
 /// listed are the first of them.
-fn count_and_list(shared: &Shared, goal: Goal, start: &Chess, length: u32, cap: usize) -> Games {
+fn count_and_list(
+    shared: &Shared,
+    goal: Goal,
+    start: &Chess,
+    length: u32,
+    cap: usize,
+) -> (u64, bool, Vec<Vec<Move>>) {
     shared.begin(length);
     let search = |parallel: bool| {
         let mut worker = Worker::new(shared, goal, parallel, length, cap);
@@ -497,12 +585,7 @@ fn count_and_list(shared: &Shared, goal: Goal, start: &Chess, length: u32, cap: 
     } else {
         met.into_iter().take(cap).collect()
     };
-    Games {
-        plies: length,
-        count,
-        complete,
-        lines: lines.iter().map(|l| render(start, l)).collect(),
-    }
+    (count, complete, lines)
 }
 
 /// The diagram as a position with `turn` to move (no castling rights, no

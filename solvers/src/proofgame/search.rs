@@ -504,6 +504,11 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
+    /// Whether the search ran out of budget.
+    pub fn aborted(&self) -> bool {
+        self.shared.aborted()
+    }
+
     /// Flushes this worker's node count into the shared total.
     pub fn finish(&mut self) {
         self.shared
@@ -554,16 +559,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             self.shared.solutions.fetch_add(found, Ordering::Relaxed);
             return found;
         }
-        // Stated castling rights are lost, never gained.
-        if self.goal.rights.castling.is_some()
-            && !self
-                .goal
-                .rights
-                .still_possible(pos.castles().castling_rights())
-        {
-            return 0;
-        }
-        let Some(found) = self.feasible_keys(pos, hash, left) else {
+        let Some(found) = self.expandable(pos, hash, left) else {
             return 0;
         };
         let shared = self.shared;
@@ -586,6 +582,42 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
         }
         let mut total = 0;
+        for m in self.moves(pos, &found, left) {
+            let child_hash = hash.after(pos.turn(), &m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            self.path.push(m);
+            total = add_games(
+                total,
+                self.count_keyed(&child, child_hash, left - 1, depth.saturating_add(1)),
+            );
+            self.path.pop();
+        }
+        if !shared.aborted() && !above_sync {
+            shared.table.put(key, total + 1, left.min(255) as u8);
+        }
+        total
+    }
+
+    /// The feasibility test of [`Worker::count`] at a node with `left > 0`
+    /// plies to go: `None` when no game from `pos` can reach the goal.
+    fn expandable(&mut self, pos: &Chess, hash: BoardHash, left: u32) -> Option<Feasible> {
+        // Stated castling rights are lost, never gained.
+        if self.goal.rights.castling.is_some()
+            && !self
+                .goal
+                .rights
+                .still_possible(pos.castles().castling_rights())
+        {
+            return None;
+        }
+        self.feasible_keys(pos, hash, left)
+    }
+
+    /// The moves [`Worker::count`] plays from `pos` (found expandable with
+    /// `left` plies to go): the legal moves less those that the mover's
+    /// bound rejects before they are played.
+    fn moves(&mut self, pos: &Chess, found: &Feasible, left: u32) -> shakmaty::MoveList {
         // Moves after which the mover's matching alone is out of reach are
         // left out before they are played (the child's test would reject
         // them all the same, so the tree each worker walks is unchanged).
@@ -601,33 +633,82 @@ impl<'s, 'a> Worker<'s, 'a> {
         // cannot lose one.
         let opponent = !pos.turn();
         let spare = pos.board().by_color(opponent).count() > a.target().by_color(opponent).count();
-        for m in pos.legal_moves() {
+        let mut moves = pos.legal_moves();
+        moves.retain(|m| {
             if m.is_capture() && !spare {
-                continue;
+                return false;
             }
             let bound = match with_victims {
                 Some(_) if !m.is_capture() => &with_victims,
                 _ => &bound,
             };
-            if let (Some(bound), Some(from), false) = (bound, m.from(), m.is_castle()) {
-                if !a.fits_after(bound, (from, m.to()), (m.role(), m.promotion()), limit) {
-                    continue;
+            match (bound, m.from(), m.is_castle()) {
+                (Some(bound), Some(from), false) => {
+                    a.fits_after(bound, (from, m.to()), (m.role(), m.promotion()), limit)
                 }
+                _ => true,
             }
-            let child_hash = hash.after(pos.turn(), &m);
+        });
+        moves
+    }
+
+    /// Appends to `out` the work items below `pos` (reached by `path`,
+    /// `depth` plies from the root, `left` to go): the nodes at the
+    /// synchronisation depth that [`Worker::count`] would search, in the
+    /// order in which it numbers them, and any game that ends above that
+    /// depth. Each item's games are counted on their own and their sum is
+    /// the root's count.
+    pub fn frontier(
+        &mut self,
+        pos: &Chess,
+        (left, depth): (u32, u32),
+        path: &mut Vec<Move>,
+        out: &mut Vec<Vec<Move>>,
+    ) {
+        if left == 0 {
+            if self.goal.reached(pos) {
+                out.push(path.clone());
+            }
+            return;
+        }
+        let Some(found) = self.expandable(pos, BoardHash::new(pos.board()), left) else {
+            return;
+        };
+        if depth >= self.shared.sync_depth {
+            out.push(path.clone());
+            return;
+        }
+        for m in self.moves(pos, &found, left) {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            self.path.push(m);
-            total = add_games(
-                total,
-                self.count_keyed(&child, child_hash, left - 1, depth.saturating_add(1)),
-            );
-            self.path.pop();
+            path.push(m);
+            self.frontier(&child, (left - 1, depth + 1), path, out);
+            path.pop();
         }
-        if !shared.aborted() && !above_sync {
-            shared.table.put(key, total + 1, left.min(255) as u8);
+    }
+
+    /// Each side's moves to spare at `pos` with `left` plies to go (its
+    /// moves left less the least it needs), by `Color as usize`: Stelvio's
+    /// free moves. `None` when the goal is out of reach.
+    pub fn free_moves(&mut self, pos: &Chess, left: u32) -> Option<[i32; 2]> {
+        let hash = BoardHash::new(pos.board());
+        let mut free = [0; 2];
+        for color in Color::ALL {
+            let key = side_key(hash, pos.board(), pos.castles(), color);
+            let need = self.need(pos, color, key)?;
+            let moves = if color == pos.turn() {
+                left.div_ceil(2)
+            } else {
+                left / 2
+            };
+            free[color as usize] = moves as i32 - need.moves;
         }
-        total
+        Some(free)
+    }
+
+    /// Nodes this worker has visited (until [`Worker::finish`]).
+    pub fn visited(&self) -> u64 {
+        self.nodes
     }
 
     /// Up to `cap` games of exactly `left` plies from `pos`, appended to

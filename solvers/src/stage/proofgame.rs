@@ -8,28 +8,73 @@ use super::options::SolveOptions;
 use super::Resources;
 use crate::legality::Status;
 use crate::problem::Problem;
-use crate::proofgame::{self, Judgement, Options, Progress, Rights};
+use crate::proofgame::{
+    self, Estimate, Judgement, Ledger, Options, Progress, ProofGameError, Rights,
+};
 use crate::verdict::{Kind, Verdict};
 
-/// Fills in `verdict` for the proof game `problem` of `plies` half-moves;
-/// `progress` hears from long searches now and then.
+/// What a long search reports to, besides the verdict.
+#[derive(Clone, Copy, Default)]
+pub struct Hooks<'a> {
+    /// Hears from long searches now and then.
+    pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    /// Keeps finished work items, so that a search cut short goes on
+    /// where it stopped (see [`Ledger`]).
+    pub ledger: Option<&'a dyn Ledger>,
+}
+
+impl std::fmt::Debug for Hooks<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hooks")
+            .field("progress", &self.progress.is_some())
+            .field("ledger", &self.ledger.is_some())
+            .finish()
+    }
+}
+
+/// The search options of the stage for `problem`.
+fn search_options<'a>(
+    problem: &Problem,
+    options: &SolveOptions,
+    resources: &'a Resources,
+    hooks: Hooks<'a>,
+) -> Options<'a> {
+    Options {
+        deadline: Some(Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0))),
+        hash_mb: options.hash_mb,
+        table: Some(resources.search_table(options.hash_mb)),
+        sync_depth: options.spg_sync_depth,
+        progress: hooks.progress,
+        ledger: hooks.ledger,
+        rights: stated_rights(problem),
+        ..Options::default()
+    }
+}
+
+/// The size of the search [`run`] would make (see [`proofgame::estimate`]):
+/// `fraction` of the work items of each length (at least `least`) searched
+/// and scaled up.
+pub fn estimate(
+    problem: &Problem,
+    plies: u32,
+    options: &SolveOptions,
+    resources: &Resources,
+    (fraction, least): (f64, usize),
+) -> Result<Estimate, ProofGameError> {
+    let search = search_options(problem, options, resources, Hooks::default());
+    proofgame::estimate(&problem.setup.board, plies, &search, (fraction, least))
+}
+
+/// Fills in `verdict` for the proof game `problem` of `plies` half-moves.
 pub fn run(
     problem: &Problem,
     plies: u32,
     options: &SolveOptions,
     resources: &Resources,
-    progress: Option<&(dyn Fn(&Progress) + Sync)>,
+    hooks: Hooks,
     verdict: &mut Verdict,
 ) {
-    let search = Options {
-        deadline: Some(Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0))),
-        hash_mb: options.hash_mb,
-        table: Some(resources.search_table(options.hash_mb)),
-        sync_depth: options.spg_sync_depth,
-        progress,
-        rights: stated_rights(problem),
-        ..Options::default()
-    };
+    let search = search_options(problem, options, resources, hooks);
     let outcome = match proofgame::solve(&problem.setup.board, plies, &search) {
         Ok(outcome) => outcome,
         Err(e) => {
