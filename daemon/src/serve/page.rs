@@ -360,6 +360,42 @@ pub fn problem(p: &Problem) -> String {
             .collect();
         row(&mut out, "Duals", &none_or(&words));
     }
+    // The cooks stage's quality score (sound #n) and lightest corrections
+    // (cooked or unsolvable #2/#3), as the text report words them.
+    if let Some(quality) = j.get("quality") {
+        let score = quality.get("score").and_then(Value::as_f64).unwrap_or(0.0);
+        let features: Vec<_> = list(quality, "features")
+            .iter()
+            .map(|f| {
+                let points = f.get("points").and_then(Value::as_f64).unwrap_or(0.0);
+                format!("{} {points:+.1}", text(f, "name").unwrap_or("?"))
+            })
+            .collect();
+        row(
+            &mut out,
+            "Quality",
+            &format!("{score:.1} ({})", features.join(", ")),
+        );
+    }
+    if j.get("repairs").is_some() {
+        let words: Vec<_> = list(j, "repairs")
+            .iter()
+            .map(|r| {
+                let changes: Vec<_> = list(r, "changes")
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect();
+                format!(
+                    "{}: key 1.{}, score {:.1} ({})",
+                    changes.join(" "),
+                    text(r, "key").unwrap_or("?"),
+                    r.get("score").and_then(Value::as_f64).unwrap_or(0.0),
+                    text(r, "fen").unwrap_or("")
+                )
+            })
+            .collect();
+        row(&mut out, "Repairs", &none_or(&words));
+    }
     if let Some(error) = text(j, "error") {
         row(&mut out, "Error", error);
     }

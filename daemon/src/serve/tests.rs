@@ -100,6 +100,37 @@ fn hostile_problem_text_shows_as_text_on_every_page() {
     assert!(html.contains(">&lt;b&gt;x&lt;/b&gt;</a>"), "{html}");
 }
 
+/// The cooks stage's findings show on the problem page: a sound #2's
+/// quality score with its features, a cooked #2's repairs (escaped like
+/// everything else).
+#[test]
+fn quality_and_repairs_show_on_the_problem_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("j.sqlite");
+    let journal = Journal::open(&db).unwrap();
+    let sound = record(&journal, "s.fen", "8/Q7/8/8/8/8/8/2k1K2R w K - 0 1 ; #2\n");
+    let cooked = record(&journal, "c.yaml", HOSTILE);
+    let conn = journal::open_read_only(&db).unwrap();
+
+    let p = query::problem(&conn, sound, 0).unwrap().unwrap();
+    let score = p.json["quality"]["score"].as_f64().unwrap();
+    let html = page::problem(&p);
+    assert!(
+        html.contains(&format!(">Quality</th><td>{score:.1} (")),
+        "{html}"
+    );
+    assert!(!html.contains(">Repairs</th>"), "{html}");
+
+    let p = query::problem(&conn, cooked, 0).unwrap().unwrap();
+    let repairs = p.json["repairs"].as_array().unwrap();
+    assert!(!repairs.is_empty(), "{}", p.json);
+    let html = page::problem(&p);
+    let first = &repairs[0];
+    let key = format!("key 1.{}", first["key"].as_str().unwrap());
+    assert!(html.contains(">Repairs</th><td>"), "{html}");
+    assert!(html.contains(&key), "{key} in {html}");
+}
+
 /// The web view's legality line says what the reports say
 /// (`Legality::summary`), for each of its three forms.
 #[test]
