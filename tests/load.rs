@@ -345,13 +345,7 @@ fn a_corrupt_journal_stops_the_start_with_a_clear_error_and_is_left_alone() {
     let spool = Spool::new(MailTo::Files, 1);
     let garbage: Vec<u8> = (0..8192u32).map(|i| (i * 7 % 251) as u8).collect();
     fs::write(spool.path("journal.sqlite"), &garbage).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cookd"))
-        .args(["run", "--config"])
-        .arg(spool.path("pipeline.yaml"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = spool.start_refused();
     assert!(err.contains("journal.sqlite"), "{err}");
     assert!(err.contains("not a database"), "{err}");
     assert_eq!(fs::read(spool.path("journal.sqlite")).unwrap(), garbage);

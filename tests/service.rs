@@ -333,13 +333,7 @@ fn a_bad_configuration_is_refused_with_its_name_and_key() {
         format!("{config}colour: blue\n"),
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_cookd"))
-        .args(["run", "--config"])
-        .arg(spool.path("pipeline.yaml"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = spool.start_refused();
     assert!(
         err.contains("colour") && err.contains("pipeline.yaml"),
         "{err}"
@@ -361,13 +355,7 @@ fn a_serve_port_in_use_stops_the_start_and_claims_nothing() {
     .unwrap();
     fs::create_dir_all(spool.path("inbox")).unwrap();
     spool.write_in_place("waiting.fen", SOUND);
-    let out = Command::new(env!("CARGO_BIN_EXE_cookd"))
-        .args(["run", "--config"])
-        .arg(spool.path("pipeline.yaml"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = spool.start_refused();
     assert!(
         err.contains(&format!("cannot listen on 127.0.0.1:{port}")),
         "{err}"

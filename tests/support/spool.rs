@@ -95,6 +95,18 @@ impl Spool {
         }
     }
 
+    /// Runs `cookd run` on this spool's configuration expecting it to
+    /// refuse to start (exit status 1); returns what it wrote to stderr.
+    pub fn start_refused(&self) -> String {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cookd"))
+            .args(["run", "--config"])
+            .arg(self.path("pipeline.yaml"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+
     pub fn path(&self, rel: &str) -> PathBuf {
         self.dir.path().join(rel)
     }

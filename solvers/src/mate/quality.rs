@@ -484,15 +484,19 @@ fn parse(pos: &Chess, uci: &str) -> Option<Move> {
     uci.parse::<UciMove>().ok()?.to_move(pos).ok()
 }
 
-/// The Black king's moves with Black to move (the position as it is, or
-/// with the turn passed when White is to move).
-fn flights(pos: &Chess) -> usize {
-    let black = if pos.turn().is_black() {
+/// The position with Black to move: as it is, or with the turn passed
+/// when White is to move (`None` where passing is illegal: Black in check).
+fn black_to_move(pos: &Chess) -> Option<Chess> {
+    if pos.turn().is_black() {
         Some(pos.clone())
     } else {
         pos.clone().swap_turn().ok()
-    };
-    black.map_or(0, |p| {
+    }
+}
+
+/// The Black king's moves with Black to move (see [`black_to_move`]).
+fn flights(pos: &Chess) -> usize {
+    black_to_move(pos).map_or(0, |p| {
         p.legal_moves()
             .iter()
             .filter(|m| m.role() == Role::King)
@@ -502,12 +506,7 @@ fn flights(pos: &Chess) -> usize {
 
 /// Black's checking moves with Black to move (as in [`flights`]).
 fn black_checks(pos: &Chess) -> usize {
-    let black = if pos.turn().is_black() {
-        Some(pos.clone())
-    } else {
-        pos.clone().swap_turn().ok()
-    };
-    black.map_or(0, |p| {
+    black_to_move(pos).map_or(0, |p| {
         p.legal_moves()
             .iter()
             .filter(|m| {
