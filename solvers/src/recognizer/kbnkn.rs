@@ -7,13 +7,12 @@
 //! either (mates by a lone knight need the other king smothered by its own
 //! units in a corner) is what the table confirmed.
 
-use shakmaty::{Chess, Position, Role};
+use shakmaty::{Chess, Color, Position, Role};
 
-use super::{minors, strong_color};
+use super::minors;
 use crate::tablebase::Wdl;
 
-pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
-    let strong = strong_color(pos, "KBNvKN")?;
+pub(super) fn recognize(pos: &Chess, strong: Color) -> Option<Wdl> {
     if pos.turn() == strong {
         return None;
     }
@@ -39,15 +38,15 @@ mod tests {
     fn a_minor_taken_into_a_drawn_ending_is_a_draw() {
         // Black's king takes the bishop on d5; both kings stay off the edge.
         let fen = "8/8/8/2kB4/8/4K3/8/N5n1 b - - 0 1";
-        assert_eq!(recognize(&pos(fen)), Some(Wdl::Draw));
+        assert_eq!(recognize(&pos(fen), Color::White), Some(Wdl::Draw));
         // The same with White to move: no claim.
         let fen = "8/8/8/2kB4/8/4K3/8/N5n1 w - - 0 1";
-        assert_eq!(recognize(&pos(fen)), None);
+        assert_eq!(recognize(&pos(fen), Color::White), None);
         // Nothing to take: no claim.
         let fen = "8/8/8/2k5/8/4K3/3B4/N5n1 b - - 0 1";
-        assert_eq!(recognize(&pos(fen)), None);
+        assert_eq!(recognize(&pos(fen), Color::White), None);
         // The only capture leaves White's king on the edge: no claim.
         let fen = "8/8/8/8/8/2k5/2B5/K5nN b - - 0 1";
-        assert_eq!(recognize(&pos(fen)), None);
+        assert_eq!(recognize(&pos(fen), Color::White), None);
     }
 }

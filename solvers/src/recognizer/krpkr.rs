@@ -17,7 +17,7 @@
 use shakmaty::attacks::{king_attacks, rook_attacks};
 use shakmaty::{Bitboard, Chess, Color, File, Position, Rank, Role, Square};
 
-use super::{strong_color, View};
+use super::View;
 use crate::checking::{gives_check, CheckInfo};
 use crate::tablebase::Wdl;
 
@@ -31,8 +31,7 @@ struct Units {
     occupied: Bitboard,
 }
 
-pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
-    let strong = strong_color(pos, "KRPvKR")?;
+pub(super) fn recognize(pos: &Chess, strong: Color) -> Option<Wdl> {
     let view = View::new(pos, strong);
     if pos.is_check() {
         return None;

@@ -76,22 +76,35 @@ impl Recognizer {
             .any(|m| m == material || m.flipped() == *material)
     }
 
+    /// The colour whose units match the first side of a registered
+    /// material key ("strong"), or `None` when `material` is not one of
+    /// this recognizer's. The keys are parsed once, in [`Registry::new`]:
+    /// a verification calls this for every position.
+    fn strong_color(&self, material: &Material) -> Option<Color> {
+        self.materials.iter().find_map(|m| {
+            if m == material {
+                Some(Color::White)
+            } else if m.flipped() == *material {
+                Some(Color::Black)
+            } else {
+                None
+            }
+        })
+    }
+
     /// The value for the side to move, or `None` where the rules do not
     /// reach (including positions of other materials).
     pub fn recognize(&self, pos: &Chess) -> Option<Wdl> {
-        let material = Material::of(pos.board());
-        if !self.applies_to(&material) {
-            return None;
-        }
+        let strong = self.strong_color(&Material::of(pos.board()))?;
         match &self.rule {
             Rule::Dead => dead::recognize(pos),
             Rule::Minors => minors::recognize(pos),
             Rule::Kpk(kpk) => kpk.recognize(pos),
-            Rule::Kbpk(kpk) => kbpk::recognize(pos, kpk),
-            Rule::Knnk => knnk::recognize(pos),
+            Rule::Kbpk(kpk) => kbpk::recognize(pos, strong, kpk),
+            Rule::Knnk => knnk::recognize(pos, strong),
             Rule::Kpkp(kpk) => kpkp::recognize(pos, kpk),
-            Rule::Krpkr => krpkr::recognize(pos),
-            Rule::Kbnkn => kbnkn::recognize(pos),
+            Rule::Krpkr => krpkr::recognize(pos, strong),
+            Rule::Kbnkn => kbnkn::recognize(pos, strong),
         }
     }
 }
@@ -219,19 +232,5 @@ impl View {
         } else {
             strong_value.flip()
         }
-    }
-}
-
-/// The colour whose units match `key`'s first side, when `pos` has the
-/// material `key` in one orientation or the other.
-fn strong_color(pos: &Chess, key: &str) -> Option<Color> {
-    let key: Material = key.parse().expect("valid key");
-    let material = Material::of(pos.board());
-    if material == key {
-        Some(Color::White)
-    } else if material == key.flipped() {
-        Some(Color::Black)
-    } else {
-        None
     }
 }
