@@ -108,6 +108,14 @@ mod tests {
 
     use crate::testing::position as pos;
 
+    /// Through the registry, which finds the colour holding the key's
+    /// first side (the tests have it on either side).
+    fn recognize(pos: &Chess) -> Option<Wdl> {
+        crate::recognizer::Registry::new()
+            .by_name("krpkr")
+            .and_then(|r| r.recognize(pos))
+    }
+
     #[test]
     fn philidor_without_tactics_is_a_draw() {
         // Philidor: Black's king on the queening square, its rook on the
