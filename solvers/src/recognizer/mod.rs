@@ -18,6 +18,7 @@ use shakmaty::{Chess, Color, Position, Square};
 use crate::tablebase::{Material, Wdl};
 
 mod dead;
+mod kbkp;
 mod kbnkn;
 mod kbpk;
 mod knnk;
@@ -51,6 +52,7 @@ enum Rule {
     Kpkp(Arc<kpk::Kpk>),
     Krpkr,
     Kbnkn,
+    Kbkp,
 }
 
 impl Recognizer {
@@ -105,6 +107,7 @@ impl Recognizer {
             Rule::Kpkp(kpk) => kpkp::recognize(pos, kpk),
             Rule::Krpkr => krpkr::recognize(pos, strong),
             Rule::Kbnkn => kbnkn::recognize(pos, strong),
+            Rule::Kbkp => kbkp::recognize(pos, strong),
         }
     }
 }
@@ -145,6 +148,7 @@ impl Registry {
                 recognizer("kbpk", &["KBPvK"], true, Rule::Kbpk(kpk.clone())),
                 recognizer("knnk", &["KNNvK"], true, Rule::Knnk),
                 recognizer("kpkp", &["KPvKP"], true, Rule::Kpkp(kpk)),
+                recognizer("kbkp", &["KBvKP"], true, Rule::Kbkp),
                 // Five units: verified against cookd's own tables.
                 recognizer("krpkr", &["KRPvKR"], true, Rule::Krpkr),
                 recognizer("kbnkn", &["KBNvKN"], true, Rule::Kbnkn),

@@ -1,0 +1,121 @@
+//! KBKP draws: a bishop and king against a king and pawn. The pawn side
+//! wins only by queening (or by winning the bishop into a won KPK); the
+//! bishop side wins only by a rare mate of a king boxed in by its own pawn.
+//! So a position is a draw where the pawn cannot get through and the pawn
+//! side's king is not in such a box.
+//!
+//! With the bishop side to move, the pawn cannot get through when the
+//! bishop side can take it, when the bishop watches a square ahead of it
+//! (a pawn stepping there is taken), or when the bishop side's king stands
+//! in its way. With the pawn side to move, every move it has must lead to
+//! such a position. These are claims a long way from proofs (the pawn side's
+//! king can block a diagonal, a pawn can fork); what makes them exact is the
+//! verification over every position against the tables (`cookd tb verify
+//! kbkp`: 0 incorrect).
+
+use shakmaty::attacks::{between, bishop_attacks, king_attacks, pawn_attacks};
+use shakmaty::{Bitboard, Chess, Color, Position, Rank, Role, Square};
+
+use crate::tablebase::Wdl;
+
+pub(super) fn recognize(pos: &Chess, bishop_side: Color) -> Option<Wdl> {
+    let draw = if pos.turn() == bishop_side {
+        holds(pos, bishop_side)
+    } else {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Stalemate is a draw; mate is the bishop side's rare win.
+            !pos.is_check()
+        } else {
+            moves.iter().all(|m| {
+                let mut after = pos.clone();
+                after.play_unchecked(*m);
+                holds(&after, bishop_side)
+            })
+        }
+    };
+    draw.then_some(Wdl::Draw)
+}
+
+/// The bishop side, to move, stops the pawn for good and cannot mate.
+fn holds(pos: &Chess, bishop_side: Color) -> bool {
+    let board = pos.board();
+    let pawn_side = !bishop_side;
+    let (Some(pawn), Some(bishop), Some(bishop_king), Some(pawn_king)) = (
+        single(board.by_piece(Role::Pawn.of(pawn_side))),
+        single(board.by_piece(Role::Bishop.of(bishop_side))),
+        board.king_of(bishop_side),
+        board.king_of(pawn_side),
+    ) else {
+        return false;
+    };
+    if boxed(pawn_king) {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    if moves.iter().any(|m| m.to() == pawn) {
+        return true;
+    }
+    if pos.is_check() {
+        return false;
+    }
+    let path = path(pawn, pawn_side);
+    if path.contains(bishop_king) {
+        return true;
+    }
+    // A watch from `from` the pawn side's king cannot break next move:
+    // it neither attacks the bishop nor can step between it and a
+    // watched square.
+    let near = king_attacks(pawn_king) | Bitboard::from(pawn_king);
+    let reach = near
+        | near
+            .into_iter()
+            .fold(Bitboard::EMPTY, |bb, sq| bb | king_attacks(sq));
+    let occupied = board.occupied() & !Bitboard::from(bishop);
+    let watches = |from: Square| {
+        !reach.contains(from)
+            && (bishop_attacks(from, occupied) & path)
+                .into_iter()
+                .any(|x| (between(from, x) & reach).is_empty())
+    };
+    if watches(bishop) {
+        return true;
+    }
+    moves.iter().any(|m| {
+        m.role() == Role::Bishop
+            && watches(m.to())
+            && !pawn_attacks(pawn_side, pawn).contains(m.to())
+    })
+}
+
+/// The pawn side's king in a corner's 2x2 box, where its own pawn can
+/// take away a flight square and a mate becomes possible.
+fn boxed(king: Square) -> bool {
+    let edge = |i: u32| i <= 1 || i >= 6;
+    edge(king.file().to_u32()) && edge(king.rank().to_u32())
+}
+
+/// The squares ahead of the pawn, less the one a double step skips.
+fn path(pawn: Square, color: Color) -> Bitboard {
+    let mut path = Bitboard::EMPTY;
+    let mut sq = pawn;
+    while let Some(next) = sq.offset(if color == Color::White { 8 } else { -8 }) {
+        path.add(next);
+        sq = next;
+    }
+    if pawn.rank() == color.relative_rank(Rank::Second) {
+        path.discard(Square::from_coords(
+            pawn.file(),
+            color.relative_rank(Rank::Third),
+        ));
+    }
+    path
+}
+
+fn single(bb: Bitboard) -> Option<Square> {
+    if bb.count() == 1 {
+        bb.first()
+    } else {
+        None
+    }
+}
