@@ -49,7 +49,7 @@ fn holds(pos: &Chess, bishop_side: Color) -> bool {
     ) else {
         return false;
     };
-    if boxed(pawn_king) {
+    if boxed(pawn_king, pawn) {
         return false;
     }
     let moves = pos.legal_moves();
@@ -88,11 +88,15 @@ fn holds(pos: &Chess, bishop_side: Color) -> bool {
     })
 }
 
-/// The pawn side's king in a corner's 2x2 box, where its own pawn can
-/// take away a flight square and a mate becomes possible.
-fn boxed(king: Square) -> bool {
+/// The pawn side's king in a corner, or in a corner's 2x2 box next to its
+/// own pawn: where the pawn can take away a flight square and a mate
+/// becomes possible.
+fn boxed(king: Square, pawn: Square) -> bool {
     let edge = |i: u32| i <= 1 || i >= 6;
-    edge(king.file().to_u32()) && edge(king.rank().to_u32())
+    let corner = |i: u32| i == 0 || i == 7;
+    let (file, rank) = (king.file().to_u32(), king.rank().to_u32());
+    (corner(file) && corner(rank))
+        || (edge(file) && edge(rank) && king_attacks(king).contains(pawn))
 }
 
 /// The squares ahead of the pawn, less the one a double step skips.
