@@ -88,15 +88,14 @@ fn holds(pos: &Chess, bishop_side: Color) -> bool {
     })
 }
 
-/// The pawn side's king in a corner, or in a corner's 2x2 box next to its
-/// own pawn: where the pawn can take away a flight square and a mate
-/// becomes possible.
+/// The pawn side's king in a corner next to its own pawn, which takes
+/// away a flight square: the one place the tables show the bishop side
+/// mating.
 fn boxed(king: Square, pawn: Square) -> bool {
-    let edge = |i: u32| i <= 1 || i >= 6;
     let corner = |i: u32| i == 0 || i == 7;
-    let (file, rank) = (king.file().to_u32(), king.rank().to_u32());
-    (corner(file) && corner(rank))
-        || (edge(file) && edge(rank) && king_attacks(king).contains(pawn))
+    corner(king.file().to_u32())
+        && corner(king.rank().to_u32())
+        && king_attacks(king).contains(pawn)
 }
 
 /// The squares ahead of the pawn, less the one a double step skips.
