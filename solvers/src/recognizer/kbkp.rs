@@ -76,7 +76,7 @@ fn holds(pos: &Chess, bishop_side: Color) -> bool {
         !reach.contains(from)
             && (bishop_attacks(from, occupied) & path)
                 .into_iter()
-                .any(|x| (between(from, x) & reach).is_empty())
+                .any(|x| (between(from, x) & near).is_empty())
     };
     if watches(bishop) {
         return true;
