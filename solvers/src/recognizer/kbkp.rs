@@ -13,7 +13,7 @@
 //! verification over every position against the tables (`cookd tb verify
 //! kbkp`: 0 incorrect).
 
-use shakmaty::attacks::{between, bishop_attacks, king_attacks, pawn_attacks};
+use shakmaty::attacks::{between, bishop_attacks, king_attacks, pawn_attacks, ray};
 use shakmaty::{Bitboard, Chess, Color, Position, Rank, Role, Square};
 
 use crate::tablebase::Wdl;
@@ -73,10 +73,18 @@ fn holds(pos: &Chess, bishop_side: Color) -> bool {
             .fold(Bitboard::EMPTY, |bb, sq| bb | king_attacks(sq));
     let occupied = board.occupied() & !Bitboard::from(bishop);
     let watches = |from: Square| {
-        !reach.contains(from)
+        !near.contains(from)
             && (bishop_attacks(from, occupied) & path)
                 .into_iter()
-                .any(|x| (between(from, x) & near).is_empty())
+                .any(|x| {
+                    (between(from, x) & near).is_empty()
+                        && (!reach.contains(from)
+                            || ray(x, from).into_iter().any(|retreat| {
+                                between(x, retreat).contains(from)
+                                    && !reach.contains(retreat)
+                                    && (between(from, retreat) & occupied).is_empty()
+                            }))
+                })
     };
     if watches(bishop) {
         return true;
