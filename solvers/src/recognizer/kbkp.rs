@@ -60,7 +60,12 @@ fn holds(pos: &Chess, bishop_side: Color) -> bool {
         return false;
     }
     let path = path(pawn, pawn_side);
-    if path.contains(bishop_king) {
+    // The king in the pawn's way, or stepping into it.
+    if path.contains(bishop_king)
+        || moves
+            .iter()
+            .any(|m| m.role() == Role::King && path.contains(m.to()))
+    {
         return true;
     }
     // A watch from `from` the pawn side's king cannot break next move:
