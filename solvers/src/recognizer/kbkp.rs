@@ -68,6 +68,13 @@ fn holds(pos: &Chess, bishop_side: Color) -> bool {
     {
         return true;
     }
+    // The king inside the pawn's square, the pawn's king too far off to
+    // shoulder it away: it catches the pawn.
+    let promotion = Square::from_coords(pawn.file(), pawn_side.relative_rank(Rank::Eighth));
+    let steps = path.count() as u32;
+    if bishop_king.distance(promotion) < steps && pawn_king.distance(pawn) > 2 {
+        return true;
+    }
     // A watch from `from` the pawn side's king cannot break next move:
     // it neither attacks the bishop nor can step between it and a
     // watched square.
