@@ -75,17 +75,20 @@ fn holds(pos: &Chess, bishop_side: Color) -> bool {
     if bishop_king.distance(promotion) < steps && pawn_king.distance(pawn) > 2 {
         return true;
     }
-    // A watch from `from` the pawn side's king cannot break next move:
-    // it neither attacks the bishop nor can step between it and a
-    // watched square.
+    // A watch from `from` the pawn side's king cannot break next move: it
+    // cannot take the bishop (not next to it, or the bishop is guarded)
+    // nor step between it and a watched square, and where it can come
+    // next to the bishop in two moves, the bishop has a square further
+    // back on the same diagonal, out of that reach, to retreat to.
     let near = king_attacks(pawn_king) | Bitboard::from(pawn_king);
     let reach = near
         | near
             .into_iter()
             .fold(Bitboard::EMPTY, |bb, sq| bb | king_attacks(sq));
     let occupied = board.occupied() & !Bitboard::from(bishop);
+    let guarded = king_attacks(bishop_king);
     let watches = |from: Square| {
-        !near.contains(from)
+        (!near.contains(from) || guarded.contains(from))
             && (bishop_attacks(from, occupied) & path)
                 .into_iter()
                 .any(|x| {
