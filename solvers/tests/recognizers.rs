@@ -94,7 +94,7 @@ fn knnk_draws_are_exact() {
 #[test]
 fn kbkp_draws_are_exact() {
     let registry = Registry::new();
-    for (key, spotted) in [("KBvKP", 938_142), ("KPvKB", 967_357)] {
+    for (key, spotted) in [("KBvKP", 1_935_057), ("KPvKB", 1_935_925)] {
         let stats = run(&registry, "kbkp", key, SAMPLE);
         assert!(stats.spotted_draws >= spotted, "{key}: {stats:?}");
     }
