@@ -1,7 +1,8 @@
 //! `cookd tb verify`: run endgame recognizers over every position of their
 //! materials and compare each answer with a tablebase. Prints one row per
 //! recognizer and material orientation: positions, incorrect answers,
-//! spotted draws, missed draws, spotted wins, time. Exit status 1 when any
+//! spotted draws, missed draws, spotted wins, time, positions per second
+//! (recognizer and table probe together). Exit status 1 when any
 //! recognizer gave an incorrect answer.
 //!
 //! The oracle for a material is chosen by [`oracle_for`]: Syzygy tables
@@ -122,7 +123,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
     };
 
     println!(
-        "{:<10} {:<8} {:>9} {:>12} {:>10} {:>14} {:>14} {:>14} {:>9}",
+        "{:<10} {:<8} {:>9} {:>12} {:>10} {:>14} {:>14} {:>14} {:>9} {:>12}",
         "recognizer",
         "status",
         "material",
@@ -131,7 +132,8 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
         "spotted draws",
         "missed draws",
         "spotted wins",
-        "time s"
+        "time s",
+        "positions/s"
     );
     let mut any_incorrect = false;
     for recognizer in chosen {
@@ -181,7 +183,7 @@ fn orientations(recognizer: &Recognizer) -> Vec<Material> {
 
 fn print_row(recognizer: &Recognizer, status: &str, material: &Material, s: &Stats, secs: f64) {
     println!(
-        "{:<10} {status:<8} {:>9} {:>12} {:>10} {:>14} {:>14} {:>14} {:>9.1}",
+        "{:<10} {status:<8} {:>9} {:>12} {:>10} {:>14} {:>14} {:>14} {:>9.1} {:>12.0}",
         recognizer.name(),
         material.to_string(),
         s.positions,
@@ -189,6 +191,7 @@ fn print_row(recognizer: &Recognizer, status: &str, material: &Material, s: &Sta
         s.spotted_draws,
         s.missed_draws,
         s.spotted_wins,
-        secs
+        secs,
+        s.positions as f64 / secs.max(1e-9)
     );
 }

@@ -92,6 +92,15 @@ fn knnk_draws_are_exact() {
 }
 
 #[test]
+fn kbkp_draws_are_exact() {
+    let registry = Registry::new();
+    for (key, spotted) in [("KBvKP", 1_935_057), ("KPvKB", 1_935_925)] {
+        let stats = run(&registry, "kbkp", key, SAMPLE);
+        assert!(stats.spotted_draws >= spotted, "{key}: {stats:?}");
+    }
+}
+
+#[test]
 fn kpkp_wins_are_exact() {
     let registry = Registry::new();
     let stats = run(&registry, "kpkp", "KPvKP", SAMPLE);
@@ -111,6 +120,8 @@ fn registry_finds_recognizers_by_material_in_both_orientations() {
         ("KBvKB", "minors"),
         ("KNvKB", "minors"),
         ("KRvKPR", "krpkr"),
+        ("KBvKP", "kbkp"),
+        ("KPvKB", "kbkp"),
     ] {
         let material: Material = key.parse().unwrap();
         assert_eq!(
@@ -140,6 +151,11 @@ fn registry_answers_textbook_positions() {
         ("8/8/8/8/4p3/4k3/8/4K3 b - - 0 1", Some(Wdl::Win)),
         // Wrong bishop: h-pawn, dark-squared bishop, king in the corner.
         ("7k/8/8/7P/8/8/4B3/4K3 w - - 0 1", Some(Wdl::Draw)),
+        // KBKP: the bishop watches e3 on the pawn's path from h6, far
+        // from the pawn's king; a bishop that cannot reach the promotion
+        // square's colour does not stop a pawn on the seventh.
+        ("3k4/8/7B/8/4p3/8/8/K7 b - - 0 1", Some(Wdl::Draw)),
+        ("8/8/8/8/8/3k4/4p3/K6B b - - 0 1", None),
         // KRPKR: Philidor's shape with the pawn on its fourth rank is no
         // sure draw (the table has wins there): no answer.
         ("4k3/8/r7/4K3/4P3/8/8/7R w - - 0 1", None),

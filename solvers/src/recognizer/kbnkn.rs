@@ -7,13 +7,12 @@
 //! either (mates by a lone knight need the other king smothered by its own
 //! units in a corner) is what the table confirmed.
 
-use shakmaty::{Chess, Position, Role};
+use shakmaty::{Chess, Color, Position, Role};
 
-use super::{minors, strong_color};
+use super::minors;
 use crate::tablebase::Wdl;
 
-pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
-    let strong = strong_color(pos, "KBNvKN")?;
+pub(super) fn recognize(pos: &Chess, strong: Color) -> Option<Wdl> {
     if pos.turn() == strong {
         return None;
     }
@@ -34,6 +33,14 @@ mod tests {
     use super::*;
 
     use crate::testing::position as pos;
+
+    /// Through the registry, which finds the colour holding the key's
+    /// first side (the tests have it on either side).
+    fn recognize(pos: &Chess) -> Option<Wdl> {
+        crate::recognizer::Registry::new()
+            .by_name("kbnkn")
+            .and_then(|r| r.recognize(pos))
+    }
 
     #[test]
     fn a_minor_taken_into_a_drawn_ending_is_a_draw() {

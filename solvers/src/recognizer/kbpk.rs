@@ -4,14 +4,13 @@
 //! king, which can never win, draws when it is to move and can take a unit
 //! into a drawn KPK or a dead KBK, or is stalemated.
 
-use shakmaty::{Chess, File, Position, Role, Square};
+use shakmaty::{Chess, Color, File, Position, Role, Square};
 
 use super::kpk::Kpk;
-use super::{strong_color, View};
+use super::View;
 use crate::tablebase::Wdl;
 
-pub(super) fn recognize(pos: &Chess, kpk: &Kpk) -> Option<Wdl> {
-    let strong = strong_color(pos, "KBPvK")?;
+pub(super) fn recognize(pos: &Chess, strong: Color, kpk: &Kpk) -> Option<Wdl> {
     let view = View::new(pos, strong);
     if wrong_bishop(pos, view) {
         return Some(Wdl::Draw);

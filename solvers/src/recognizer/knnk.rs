@@ -5,17 +5,16 @@
 //! move. Exactness rests on the full verification against tables.
 
 use shakmaty::attacks::{king_attacks, knight_attacks};
-use shakmaty::{Bitboard, Chess, File, Position, Rank, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, File, Position, Rank, Role, Square};
 
-use super::{strong_color, View};
+use super::View;
 use crate::tablebase::Wdl;
 
 /// Flight squares off the edge that the strong side to move cannot all
 /// take away with one move.
 const ROOM: u32 = 2;
 
-pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
-    let strong = strong_color(pos, "KNNvK")?;
+pub(super) fn recognize(pos: &Chess, strong: Color) -> Option<Wdl> {
     let view = View::new(pos, strong);
     let weak_king = view.single(pos, false, Role::King)?;
     if !on_edge(weak_king) {

@@ -22,9 +22,9 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use shakmaty::attacks::{king_attacks, pawn_attacks};
-use shakmaty::{Chess, Color, File, Rank, Role, Square};
+use shakmaty::{Chess, Color, File, Position, Rank, Role, Square};
 
-use super::{strong_color, View};
+use super::View;
 use crate::tablebase::Wdl;
 
 const SIZE: usize = 6 << 15;
@@ -67,9 +67,16 @@ impl Kpk {
         wins[idx / 64] & (1 << (idx % 64)) != 0
     }
 
-    /// The value of a KPK position (either colour with the pawn).
+    /// The value of a KPK position (either colour with the pawn); `None`
+    /// for other materials. The material is checked by counting units, not
+    /// by parsing a key: this runs once per position in a verification.
     pub fn recognize(&self, pos: &Chess) -> Option<Wdl> {
-        let strong = strong_color(pos, "KPvK")?;
+        let board = pos.board();
+        let pawns = board.pawns();
+        if board.occupied().count() != 3 || pawns.count() != 1 {
+            return None;
+        }
+        let strong = board.color_at(pawns.first()?)?;
         let view = View::new(pos, strong);
         let sk = view.single(pos, true, Role::King)?;
         let wk = view.single(pos, false, Role::King)?;

@@ -17,7 +17,7 @@
 use shakmaty::attacks::{king_attacks, rook_attacks};
 use shakmaty::{Bitboard, Chess, Color, File, Position, Rank, Role, Square};
 
-use super::{strong_color, View};
+use super::View;
 use crate::checking::{gives_check, CheckInfo};
 use crate::tablebase::Wdl;
 
@@ -31,8 +31,7 @@ struct Units {
     occupied: Bitboard,
 }
 
-pub(super) fn recognize(pos: &Chess) -> Option<Wdl> {
-    let strong = strong_color(pos, "KRPvKR")?;
+pub(super) fn recognize(pos: &Chess, strong: Color) -> Option<Wdl> {
     let view = View::new(pos, strong);
     if pos.is_check() {
         return None;
@@ -108,6 +107,14 @@ mod tests {
     use super::*;
 
     use crate::testing::position as pos;
+
+    /// Through the registry, which finds the colour holding the key's
+    /// first side (the tests have it on either side).
+    fn recognize(pos: &Chess) -> Option<Wdl> {
+        crate::recognizer::Registry::new()
+            .by_name("krpkr")
+            .and_then(|r| r.recognize(pos))
+    }
 
     #[test]
     fn philidor_without_tactics_is_a_draw() {

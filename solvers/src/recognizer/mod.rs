@@ -18,6 +18,7 @@ use shakmaty::{Chess, Color, Position, Square};
 use crate::tablebase::{Material, Wdl};
 
 mod dead;
+mod kbkp;
 mod kbnkn;
 mod kbpk;
 mod knnk;
@@ -51,6 +52,7 @@ enum Rule {
     Kpkp(Arc<kpk::Kpk>),
     Krpkr,
     Kbnkn,
+    Kbkp,
 }
 
 impl Recognizer {
@@ -76,22 +78,36 @@ impl Recognizer {
             .any(|m| m == material || m.flipped() == *material)
     }
 
+    /// The colour whose units match the first side of a registered
+    /// material key ("strong"), or `None` when `material` is not one of
+    /// this recognizer's. The keys are parsed once, in [`Registry::new`]:
+    /// a verification calls this for every position.
+    fn strong_color(&self, material: &Material) -> Option<Color> {
+        self.materials.iter().find_map(|m| {
+            if m == material {
+                Some(Color::White)
+            } else if m.flipped() == *material {
+                Some(Color::Black)
+            } else {
+                None
+            }
+        })
+    }
+
     /// The value for the side to move, or `None` where the rules do not
     /// reach (including positions of other materials).
     pub fn recognize(&self, pos: &Chess) -> Option<Wdl> {
-        let material = Material::of(pos.board());
-        if !self.applies_to(&material) {
-            return None;
-        }
+        let strong = self.strong_color(&Material::of(pos.board()))?;
         match &self.rule {
             Rule::Dead => dead::recognize(pos),
             Rule::Minors => minors::recognize(pos),
             Rule::Kpk(kpk) => kpk.recognize(pos),
-            Rule::Kbpk(kpk) => kbpk::recognize(pos, kpk),
-            Rule::Knnk => knnk::recognize(pos),
+            Rule::Kbpk(kpk) => kbpk::recognize(pos, strong, kpk),
+            Rule::Knnk => knnk::recognize(pos, strong),
             Rule::Kpkp(kpk) => kpkp::recognize(pos, kpk),
-            Rule::Krpkr => krpkr::recognize(pos),
-            Rule::Kbnkn => kbnkn::recognize(pos),
+            Rule::Krpkr => krpkr::recognize(pos, strong),
+            Rule::Kbnkn => kbnkn::recognize(pos, strong),
+            Rule::Kbkp => kbkp::recognize(pos, strong),
         }
     }
 }
@@ -132,6 +148,7 @@ impl Registry {
                 recognizer("kbpk", &["KBPvK"], true, Rule::Kbpk(kpk.clone())),
                 recognizer("knnk", &["KNNvK"], true, Rule::Knnk),
                 recognizer("kpkp", &["KPvKP"], true, Rule::Kpkp(kpk)),
+                recognizer("kbkp", &["KBvKP"], true, Rule::Kbkp),
                 // Five units: verified against cookd's own tables.
                 recognizer("krpkr", &["KRPvKR"], true, Rule::Krpkr),
                 recognizer("kbnkn", &["KBNvKN"], true, Rule::Kbnkn),
@@ -219,19 +236,5 @@ impl View {
         } else {
             strong_value.flip()
         }
-    }
-}
-
-/// The colour whose units match `key`'s first side, when `pos` has the
-/// material `key` in one orientation or the other.
-fn strong_color(pos: &Chess, key: &str) -> Option<Color> {
-    let key: Material = key.parse().expect("valid key");
-    let material = Material::of(pos.board());
-    if material == key {
-        Some(Color::White)
-    } else if material == key.flipped() {
-        Some(Color::Black)
-    } else {
-        None
     }
 }
