@@ -484,16 +484,35 @@ impl Journal {
     /// Records a finished work item (and where its search stands, in
     /// `progress`), in one transaction; returns the items of its length
     /// done so far and the estimated seconds left.
+    ///
+    /// `done_before` is the items of this goal and length the caller knows
+    /// were recorded before this one (from its last call); without it they
+    /// are counted, a scan of the search's rows: once per length, not once
+    /// per item (per item it made a search of 9,000 items quadratic, 70 %
+    /// slower than without checkpoints).
     pub fn record_work_item(
         &self,
         search: &str,
         item: &ItemKey,
         result: &ItemResult,
         progress: &Progress<'_>,
+        done_before: Option<u64>,
     ) -> Result<(u64, Option<f64>)> {
         let mut conn = self.conn();
         let tx = conn.transaction().context("journal: begin")?;
         let now = unix_now();
+        let recorded_before = tx
+            .prepare_cached(
+                "SELECT 1 FROM work_items
+                 WHERE search = ?1 AND goal = ?2 AND plies = ?3 AND idx = ?4 AND items = ?5",
+            )?
+            .exists(params![
+                search,
+                item.goal as i64,
+                item.plies,
+                item.index as i64,
+                item.of as i64
+            ])?;
         tx.prepare_cached(
             "INSERT OR REPLACE INTO work_items
                  (search, goal, plies, idx, items, count, listed, games, finished_at)
@@ -511,15 +530,18 @@ impl Journal {
             now
         ])
         .context("journal: recording a work item")?;
-        let done: i64 = tx
-            .prepare_cached(
-                "SELECT count(*) FROM work_items
-                 WHERE search = ?1 AND goal = ?2 AND plies = ?3 AND items = ?4",
-            )?
-            .query_row(
-                params![search, item.goal as i64, item.plies, item.of as i64],
-                |row| row.get(0),
-            )?;
+        let done: i64 = match done_before {
+            Some(before) => (before + u64::from(!recorded_before)) as i64,
+            None => tx
+                .prepare_cached(
+                    "SELECT count(*) FROM work_items
+                     WHERE search = ?1 AND goal = ?2 AND plies = ?3 AND items = ?4",
+                )?
+                .query_row(
+                    params![search, item.goal as i64, item.plies, item.of as i64],
+                    |row| row.get(0),
+                )?,
+        };
         tx.prepare_cached(
             "INSERT INTO progress (search, file, problem_id, plies, done, items, started_at,
                                    updated_at, left_s)
@@ -730,7 +752,7 @@ mod tests {
         assert_eq!(journal.work_item("job:cfg:0", &key(1)).unwrap(), None);
         for index in [1, 2] {
             journal
-                .record_work_item("job:cfg:0", &key(index), &result, &progress)
+                .record_work_item("job:cfg:0", &key(index), &result, &progress, None)
                 .unwrap();
         }
         assert_eq!(
@@ -745,6 +767,16 @@ mod tests {
         let [p] = searches(&conn).unwrap().try_into().unwrap();
         assert_eq!((p.plies, p.done, p.items), (31, 2, 4));
         assert_eq!(p.problem_id, "a.0");
+        // With the count known from the last call: a new item adds one, an
+        // item recorded again does not.
+        let record = |index, before| {
+            journal
+                .record_work_item("job:cfg:0", &key(index), &result, &progress, Some(before))
+                .unwrap()
+                .0
+        };
+        assert_eq!(record(3, 2), 3);
+        assert_eq!(record(3, 3), 3);
         journal.forget_work_items("job:cfg:").unwrap();
         assert_eq!(journal.work_item("job:cfg:0", &key(1)).unwrap(), None);
         assert!(searches(&conn).unwrap().is_empty());

@@ -42,6 +42,7 @@ impl<'a> Checkpoints<'a> {
             file: self.file.to_owned(),
             problem_id: problem_id.to_owned(),
             last_status: Mutex::new(None),
+            done: Mutex::new(None),
         }
     }
 }
@@ -55,6 +56,10 @@ pub struct JournalLedger<'a> {
     problem_id: String,
     /// When the STATUS line last told of this search.
     last_status: Mutex<Option<Instant>>,
+    /// The items recorded of the goal and length last recorded (goal,
+    /// plies, items of that length; done), so that the journal counts them
+    /// once per length rather than once per item.
+    done: Mutex<Option<((usize, u32, usize), u64)>>,
 }
 
 impl JournalLedger<'_> {
@@ -89,12 +94,24 @@ impl Ledger for JournalLedger<'_> {
             file: &self.file,
             problem_id: &self.problem_id,
         };
+        // Held across the journal's write: threads recording at once would
+        // each add one to the same count.
+        let mut counted = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        let length = (item.goal, item.plies, item.of);
+        let before = counted.filter(|(l, _)| *l == length).map(|(_, n)| n);
         match self
             .journal
-            .record_work_item(&self.search, item, result, &progress)
+            .record_work_item(&self.search, item, result, &progress, before)
         {
-            Ok((done, left)) => self.tell(item, done, left),
-            Err(e) => tracing::warn!("{e:#}"),
+            Ok((done, left)) => {
+                *counted = Some((length, done));
+                drop(counted);
+                self.tell(item, done, left);
+            }
+            Err(e) => {
+                *counted = None;
+                tracing::warn!("{e:#}");
+            }
         }
     }
 }
