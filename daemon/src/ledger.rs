@@ -56,11 +56,14 @@ pub struct JournalLedger<'a> {
     problem_id: String,
     /// When the STATUS line last told of this search.
     last_status: Mutex<Option<Instant>>,
-    /// The items recorded of the goal and length last recorded (goal,
-    /// plies, items of that length; done), so that the journal counts them
-    /// once per length rather than once per item.
-    done: Mutex<Option<((usize, u32, usize), u64)>>,
+    /// The items recorded of the goal and length last recorded, so that
+    /// the journal counts them once per length rather than once per item.
+    done: Mutex<Option<(Length, u64)>>,
 }
+
+/// A goal and length of a search, as its items name it: goal, plies, and
+/// how many items it has.
+type Length = (usize, u32, usize);
 
 impl JournalLedger<'_> {
     /// Where the search stands, on systemd's STATUS line (at most once a
