@@ -8,21 +8,30 @@
 //! bishop side can take it, when its king stands or steps in the pawn's
 //! way or is inside the pawn's square with the pawn's king far off, or
 //! when the bishop watches (or moves to watch) a square ahead of the pawn
-//! out of the pawn king's reach: a pawn stepping there is taken. With the
-//! pawn side to move, every move it has must lead to such a position.
-//! These are claims a long way from proofs (the pawn side's king can block
-//! a diagonal, a pawn can fork); what makes them exact is the verification
-//! over every position, both orientations, against cookd's KBvKP table and
-//! Syzygy's (`cookd tb verify kbkp`: 0 incorrect, 84.8 % of the draws).
+//! out of the pawn king's reach: a pawn stepping there is taken. Those
+//! static rules ([`holds`]) spot 84.8 % of the draws; a look-ahead of two
+//! bishop-side moves raises that to 92.0 %: the bishop side holds if it
+//! has a move after which every reply leads to a position that holds, and
+//! so on once more. With the pawn side to move, every move it has must
+//! lead to such a position. These are claims a long way from proofs (the
+//! pawn side's king can block a diagonal, a pawn can fork); what makes them
+//! exact is the verification over every position, both orientations,
+//! against cookd's KBvKP table and Syzygy's (`cookd tb verify kbkp`: 0
+//! incorrect, 14,747,798 of 16,039,534 draws, 92.0 %).
 
 use shakmaty::attacks::{between, bishop_attacks, king_attacks, pawn_attacks, ray};
 use shakmaty::{Bitboard, Chess, Color, Position, Rank, Role, Square};
 
 use crate::tablebase::Wdl;
 
+/// Bishop-side moves looked ahead past the static rules. One reaches
+/// 90.8 % of the draws, two 92.0 %, at about a third of the static rules'
+/// speed in `cookd tb verify` (which probes a table for each position too).
+const LOOK_AHEAD: u32 = 2;
+
 pub(super) fn recognize(pos: &Chess, bishop_side: Color) -> Option<Wdl> {
     let draw = if pos.turn() == bishop_side {
-        holds(pos, bishop_side)
+        holds_within(pos, bishop_side, LOOK_AHEAD)
     } else {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -32,11 +41,39 @@ pub(super) fn recognize(pos: &Chess, bishop_side: Color) -> Option<Wdl> {
             moves.iter().all(|m| {
                 let mut after = pos.clone();
                 after.play_unchecked(*m);
-                holds(&after, bishop_side)
+                holds_within(&after, bishop_side, LOOK_AHEAD)
             })
         }
     };
     draw.then_some(Wdl::Draw)
+}
+
+/// The bishop side, to move, [`holds`] now or, within `depth` more of its
+/// moves, has a move after which every reply leads to a position that
+/// holds. Not past a position where the pawn side's king is boxed: the
+/// bishop side may have a mate there, and a move that lets the king out
+/// does not show it.
+fn holds_within(pos: &Chess, bishop_side: Color, depth: u32) -> bool {
+    if holds(pos, bishop_side) {
+        return true;
+    }
+    let board = pos.board();
+    let pawns = board.by_piece(Role::Pawn.of(!bishop_side));
+    match (board.king_of(!bishop_side), single(pawns)) {
+        (Some(king), Some(pawn)) if depth > 0 && !boxed(king, pawn) => {}
+        _ => return false,
+    }
+    pos.legal_moves().iter().any(|m| {
+        let mut after = pos.clone();
+        after.play_unchecked(*m);
+        let replies = after.legal_moves();
+        !replies.is_empty()
+            && replies.iter().all(|r| {
+                let mut next = after.clone();
+                next.play_unchecked(*r);
+                holds_within(&next, bishop_side, depth - 1)
+            })
+    })
 }
 
 /// The bishop side, to move, stops the pawn for good and cannot mate.
