@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Config;
 use crate::estimate;
+use crate::executor::Slurm;
 use crate::intake;
 use crate::journal::Journal;
 use crate::ledger::Checkpoints;
@@ -59,6 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         false => None,
     };
     let fingerprint = config.fingerprint();
+    let slurm = Slurm::from_config(&config)?;
     for (n, path) in files.iter().enumerate() {
         let name = path.display().to_string();
         if progress {
@@ -94,6 +96,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         &config.stages,
                         &resources,
                         checkpoints,
+                        slurm.as_ref(),
                     )
                 });
                 // A search that ran out of budget keeps its items for the

@@ -68,12 +68,19 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
                     config: &settings.fingerprint,
                     file: &name,
                 };
+                // Long proof games over the threshold go to the cluster
+                // when the configuration says so.
+                let slurm = crate::executor::Slurm::from_config(&settings.config)
+                    .inspect_err(|e| tracing::warn!("executor: {e:#}; searching here"))
+                    .ok()
+                    .flatten();
                 pipeline::judge_file_with(
                     &name,
                     &bytes,
                     &settings.config.stages,
                     &d.resources,
                     Some(checkpoints),
+                    slurm.as_ref(),
                 )
             }))
             .map_err(|_| "internal error while reading this file".to_owned());
