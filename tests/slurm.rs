@@ -20,6 +20,9 @@ use spool::{MailTo, Spool};
 /// 3 s of one core's time (as in tests/resume.rs).
 const LONG: &str = "8/5k2/8/8/8/8/3K4/6Nb b - - 0 1 ; SPG 15.5\n";
 
+/// spg189 of the corpus (cooked: two games of 22 plies), a Stelvio file.
+const SHORT: &str = "rn1qkbnr/pp2pppp/1N6/8/1KP5/RQ6/q2PPPPP/1bB2B1R\n22\n";
+
 const STAGES: &str = "database: journal.sqlite\nthreads: 2\n\
     stages:\n  - legality: {}\n  - solve: {budget_s: 120, hash_mb: 64}\n";
 
@@ -102,8 +105,17 @@ fn a_proof_game_on_slurm_equals_a_local_run_and_failed_tasks_are_resubmitted() {
     println!("local run {local_s:.1} s; on Slurm (4 tasks, one submitted twice) {slurm_s:.1} s");
     println!("{stderr}");
 
-    // The daemon sends it to the cluster the same way.
+    // The daemon sends proof games to the cluster the same way (spg189:
+    // cooked, two games of 22 plies; quicker).
     let mut spool = Spool::new(MailTo::Nobody, 2);
+    std::fs::write(spool.path("short.txt"), SHORT).unwrap();
+    let local = Command::new(env!("CARGO_BIN_EXE_cookd"))
+        .args(["solve", "--format", "json", "--config"])
+        .arg(spool.path("pipeline.yaml"))
+        .arg(spool.path("short.txt"))
+        .output()
+        .unwrap();
+    let mut local: Value = serde_json::from_slice(&local.stdout).unwrap();
     let config = spool.path("pipeline.yaml");
     let mut text = std::fs::read_to_string(&config).unwrap();
     text.push_str(
@@ -113,15 +125,15 @@ fn a_proof_game_on_slurm_equals_a_local_run_and_failed_tasks_are_resubmitted() {
     std::fs::write(&config, text).unwrap();
     let started = Instant::now();
     spool.start();
-    spool.rename_in("long.fen", LONG);
-    let mut verdict = spool.wait_verdict("long", 0);
+    spool.rename_in("short.txt", SHORT);
+    let mut verdict = spool.wait_verdict("short", 0);
     let daemon_s = started.elapsed().as_secs_f64();
-    let mut local = local[0].clone();
     for v in [&mut verdict, &mut local] {
         let v = v.as_object_mut().unwrap();
         v.remove("timings_ms");
         v.remove("file");
     }
+    assert_eq!(verdict["verdict"], "cooked", "{verdict}");
     assert_eq!(verdict, local);
     let log = spool.log();
     assert!(
@@ -131,4 +143,70 @@ fn a_proof_game_on_slurm_equals_a_local_run_and_failed_tasks_are_resubmitted() {
     spool.signal("TERM");
     assert!(spool.wait_exit().success());
     println!("cookd run on Slurm (2 tasks): verdict in {daemon_s:.1} s");
+}
+
+/// Under `min_seconds` (by the estimate) a proof game is searched here:
+/// no Slurm needed, none asked.
+#[test]
+fn a_proof_game_estimated_under_min_seconds_is_searched_here() {
+    let dir = tempfile::tempdir().unwrap();
+    // spg019 of the corpus: unique in 6 plies, a few milliseconds.
+    std::fs::write(
+        dir.path().join("long.fen"),
+        "rnb1kbnr/pppp1ppp/8/4p3/3q4/4KP2/PPPPP1PP/RNBQ1BNR w kq - 0 1 ; SPG 3\n",
+    )
+    .unwrap();
+    let slurm = format!(
+        "{STAGES}executor: {{kind: slurm, spool: spool, min_seconds: 5, \
+         sbatch_args: [--this-option-does-not-exist]}}\n"
+    );
+    std::fs::write(dir.path().join("slurm.yaml"), slurm).unwrap();
+    let (out, verdicts, _) = solve(dir.path(), "slurm.yaml", &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(verdicts[0]["verdict"], "sound", "{stderr}");
+    assert!(
+        !stderr.contains("Slurm") && !stderr.contains("cluster"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("spool").exists());
+}
+
+/// The executor's whole way (task folder, `cookd work` per share, a share
+/// failing and submitted again, the merge) on any machine: `sbatch` and
+/// `squeue` are stand-ins (tests/data/fake-sbatch runs the tasks here, one
+/// after another). spg189 of the corpus: cooked, two games of 22 plies.
+#[test]
+fn the_executor_with_stand_ins_for_slurm_equals_a_local_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data");
+    for name in ["sbatch", "squeue"] {
+        std::os::unix::fs::symlink(data.join(format!("fake-{name}")), bin.join(name)).unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    std::fs::write(dir.path().join("long.fen"), SHORT).unwrap();
+    std::fs::write(dir.path().join("local.yaml"), STAGES).unwrap();
+    let slurm =
+        format!("{STAGES}executor: {{kind: slurm, spool: spool, tasks: 3, min_seconds: 0}}\n");
+    std::fs::write(dir.path().join("slurm.yaml"), slurm).unwrap();
+    let (_, local, _) = solve(dir.path(), "local.yaml", &[]);
+    assert_eq!(local[0]["verdict"], "cooked", "{local:?}");
+    assert_eq!(local[0]["n_solutions"], 2, "{local:?}");
+    let env = [("PATH", path.as_str()), ("COOKD_WORK_FAIL_ONCE", "1")];
+    let (out, on_slurm, _) = solve(dir.path(), "slurm.yaml", &env);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(on_slurm, local, "{stderr}");
+    for part in [
+        "Slurm job 42: 3 task(s) of 3 in ",
+        "share(s) 1 left no result; submitted again (1 of 2)",
+        "Slurm job 42: 1 task(s) of 3 in ",
+        "3 of 3 share(s) done on the cluster",
+    ] {
+        assert!(stderr.contains(part), "{part}: {stderr}");
+    }
 }

@@ -286,6 +286,13 @@ impl Slurm {
             for (share, slot) in results.iter_mut().enumerate() {
                 if slot.is_none() {
                     if let Some(result) = read_result(&dir, share, &task) {
+                        say(&format!(
+                            "share {share} of {}: {} work items in {:.1} s on {}",
+                            task.tasks,
+                            result.items.len(),
+                            result.seconds,
+                            result.host
+                        ));
                         arrived(&result);
                         *slot = Some(result);
                     }
