@@ -209,4 +209,20 @@ fn the_executor_with_stand_ins_for_slurm_equals_a_local_run() {
     ] {
         assert!(stderr.contains(part), "{part}: {stderr}");
     }
+    // A cluster that refuses the array: searched here, the same verdict.
+    let refused = format!(
+        "{STAGES}executor: {{kind: slurm, spool: spool, min_seconds: 0, \
+         sbatch_args: [--refuse]}}\n"
+    );
+    std::fs::write(dir.path().join("refused.yaml"), refused).unwrap();
+    let (out, here, _) = solve(dir.path(), "refused.yaml", &env[..1]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(here, local, "{stderr}");
+    for part in [
+        "sbatch refused the job array: sbatch: error: Batch job submission failed",
+        "0 of 16 share(s) done on the cluster (0 work items)",
+        "; the rest is searched here",
+    ] {
+        assert!(stderr.contains(part), "{part}: {stderr}");
+    }
 }

@@ -246,6 +246,24 @@ impl Slurm {
         Ok(task)
     }
 
+    /// Submits `shares` of the task in `dir`; returns the array's job id.
+    fn submit(&self, dir: &Path, shares: &[usize], id: &str) -> Result<String> {
+        let out = self
+            .sbatch(dir, shares, id)
+            .output()
+            .context("cannot run sbatch (is Slurm's client installed?)")?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        // --parsable: `JOB` or `JOB;CLUSTER`.
+        let job = stdout.trim().split(';').next().unwrap_or_default();
+        if !out.status.success() || job.is_empty() {
+            bail!(
+                "sbatch refused the job array: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+        }
+        Ok(job.to_owned())
+    }
+
     /// The `sbatch` command submitting `shares` of the task in `dir`.
     pub fn sbatch(&self, dir: &Path, shares: &[usize], id: &str) -> Command {
         let o = &self.options;
@@ -270,7 +288,9 @@ impl Slurm {
     /// cluster until each has a result or has been submitted `retries + 1`
     /// times; returns every item the tasks found. `arrived` hears of each
     /// result as it lands (the journal records its items), `say` of each
-    /// step.
+    /// step. Fails only when the task folder cannot be written: a cluster
+    /// that refuses the array or stops answering ends the rounds early,
+    /// with the results delivered so far.
     pub fn run(
         &self,
         (name, content, index): (&str, &[u8], usize),
@@ -313,39 +333,50 @@ impl Slurm {
                     self.options.retries
                 ));
             }
-            let out = self
-                .sbatch(&dir, &missing, id)
-                .output()
-                .context("cannot run sbatch (is Slurm's client installed?)")?;
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            let job = stdout
-                .trim()
-                .split(';')
-                .next()
-                .unwrap_or_default()
-                .to_owned();
-            if !out.status.success() || job.is_empty() {
-                bail!(
-                    "sbatch refused the job array: {}",
-                    String::from_utf8_lossy(&out.stderr).trim()
-                );
-            }
+            // A cluster that stops answering ends the rounds: what its
+            // tasks delivered is kept, and the rest is searched here.
+            let job = match self.submit(&dir, &missing, id) {
+                Ok(job) => job,
+                Err(e) => {
+                    say(&format!("{e:#}"));
+                    break;
+                }
+            };
             say(&format!(
                 "Slurm job {job}: {} task(s) of {} in {}",
                 missing.len(),
                 task.tasks,
                 dir.display()
             ));
+            let mut unanswered: Option<Instant> = None;
             loop {
                 take(&mut results);
                 if missing.iter().all(|&s| results[s].is_some()) {
                     break;
                 }
-                if !running(&job)? {
-                    // A task may have written its result just before the
-                    // array's end was seen.
-                    take(&mut results);
-                    break;
+                match running(&job) {
+                    Ok(true) => unanswered = None,
+                    Ok(false) => {
+                        // A task may have written its result just before
+                        // the array's end was seen.
+                        take(&mut results);
+                        break;
+                    }
+                    // A controller restarting or busy for a moment: the
+                    // tasks go on, and so does the wait.
+                    Err(e)
+                        if unanswered.get_or_insert_with(Instant::now).elapsed()
+                            < SQUEUE_PATIENCE =>
+                    {
+                        tracing::debug!("{e:#}");
+                    }
+                    Err(e) => {
+                        say(&format!(
+                            "{e:#} for {} s; no longer waiting",
+                            SQUEUE_PATIENCE.as_secs()
+                        ));
+                        break;
+                    }
                 }
                 std::thread::sleep(Duration::from_millis(250));
             }
@@ -370,6 +401,9 @@ impl Slurm {
             .collect())
     }
 }
+
+/// How long `squeue` may fail in a row before the wait ends.
+const SQUEUE_PATIENCE: Duration = Duration::from_secs(120);
 
 /// Whether any task of job array `job` is still pending or running.
 fn running(job: &str) -> Result<bool> {
