@@ -117,15 +117,41 @@ fn a_proof_game_on_slurm_equals_a_local_run_and_failed_tasks_are_resubmitted() {
         .unwrap();
     let mut local: Value = serde_json::from_slice(&local.stdout).unwrap();
     let config = spool.path("pipeline.yaml");
-    let mut text = std::fs::read_to_string(&config).unwrap();
-    text.push_str(
-        "executor: {kind: slurm, spool: slurm-spool, tasks: 2, min_seconds: 0, \
-         time_limit: '10:00'}\n",
-    );
-    std::fs::write(&config, text).unwrap();
-    let started = Instant::now();
+    let plain = std::fs::read_to_string(&config).unwrap();
+    let executor = "executor: {kind: slurm, spool: slurm-spool, tasks: 2, min_seconds: 0, \
+                    time_limit: '10:00'";
+    // First its array is held in the queue (--begin) and the daemon is
+    // stopped while it waits: the array is cancelled, the file kept for
+    // the next start.
+    std::fs::write(
+        &config,
+        format!("{plain}{executor}, sbatch_args: ['--begin=now+600']}}\n"),
+    )
+    .unwrap();
     spool.start();
     spool.rename_in("short.txt", SHORT);
+    spool::wait_for("the array submitted", || spool.log().contains("Slurm job"));
+    let stopping = Instant::now();
+    spool.signal("TERM");
+    assert!(spool.wait_exit().success());
+    let stop_s = stopping.elapsed().as_secs_f64();
+    let log = spool.log();
+    let job: String = log
+        .split("stopping: Slurm job ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no stop in {log}"))
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let queued = Command::new("squeue")
+        .args(["--noheader", "--jobs", &job])
+        .output()
+        .unwrap();
+    assert!(queued.stdout.is_empty(), "{queued:?}");
+    assert!(spool.path("inbox/.processing/short.txt").exists(), "{log}");
+    std::fs::write(&config, format!("{plain}{executor}}}\n")).unwrap();
+    let started = Instant::now();
+    spool.start();
     let mut verdict = spool.wait_verdict("short", 0);
     let daemon_s = started.elapsed().as_secs_f64();
     for v in [&mut verdict, &mut local] {
@@ -142,7 +168,10 @@ fn a_proof_game_on_slurm_equals_a_local_run_and_failed_tasks_are_resubmitted() {
     );
     spool.signal("TERM");
     assert!(spool.wait_exit().success());
-    println!("cookd run on Slurm (2 tasks): verdict in {daemon_s:.1} s");
+    println!(
+        "cookd run on Slurm (2 tasks): stopped while waiting in {stop_s:.1} s; \
+         after the restart, the verdict in {daemon_s:.1} s"
+    );
 }
 
 /// Under `min_seconds` (by the estimate) a proof game is searched here:

@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -167,8 +168,8 @@ fn quoted(path: &Path) -> String {
 }
 
 /// The Slurm executor of a configuration.
-#[derive(Debug, Clone)]
-pub struct Slurm {
+#[derive(Debug)]
+pub struct Slurm<'a> {
     pub options: Executor,
     /// The configuration the tasks read (the stages and pool; no mail, no
     /// web view, no executor of their own).
@@ -178,11 +179,17 @@ pub struct Slurm {
     spool: PathBuf,
     /// cookd on the nodes.
     cookd: PathBuf,
+    /// Set when the daemon is stopping: the wait on the cluster ends.
+    stop: Option<&'a AtomicBool>,
+    /// Whether a wait ended because of `stop` (the file is judged again
+    /// at the next start, from the results written by then).
+    interrupted: AtomicBool,
 }
 
-impl Slurm {
-    /// The executor `config` asks for; `None` for the local one.
-    pub fn from_config(config: &Config) -> Result<Option<Slurm>> {
+impl<'a> Slurm<'a> {
+    /// The executor `config` asks for; `None` for the local one. A wait
+    /// on the cluster ends when `stop` is set.
+    pub fn from_config(config: &Config, stop: Option<&'a AtomicBool>) -> Result<Option<Slurm<'a>>> {
         if config.executor.kind == ExecutorKind::Local {
             return Ok(None);
         }
@@ -204,7 +211,14 @@ impl Slurm {
             config: tasks,
             spool,
             cookd,
+            stop,
+            interrupted: AtomicBool::new(false),
         }))
+    }
+
+    /// Whether a wait on the cluster was cut short by a stop.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::SeqCst)
     }
 
     /// The task folder of the `index`th problem of a file with this
@@ -321,7 +335,7 @@ impl Slurm {
         };
         take(&mut results);
         let started = Instant::now();
-        for round in 0..=self.options.retries {
+        'rounds: for round in 0..=self.options.retries {
             let missing: Vec<usize> = (0..task.tasks).filter(|&s| results[s].is_none()).collect();
             if missing.is_empty() {
                 break;
@@ -353,6 +367,18 @@ impl Slurm {
                 take(&mut results);
                 if missing.iter().all(|&s| results[s].is_some()) {
                     break;
+                }
+                if self.stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+                    // Cancelled rather than left running: the next start
+                    // submits the shares still missing, and no task runs
+                    // twice.
+                    self.interrupted.store(true, Ordering::SeqCst);
+                    cancel(&job);
+                    say(&format!(
+                        "stopping: Slurm job {job} cancelled; the next start takes the \
+                         results written by now and submits the rest"
+                    ));
+                    break 'rounds;
                 }
                 match running(&job) {
                     Ok(true) => unanswered = None,
@@ -399,6 +425,18 @@ impl Slurm {
             .flat_map(|r| r.items)
             .map(|row| (row.key(), row.result()))
             .collect())
+    }
+}
+
+/// Cancels job array `job` (what is left of it).
+fn cancel(job: &str) {
+    match Command::new("scancel").arg(job).output() {
+        Ok(out) if out.status.success() => {}
+        Ok(out) => tracing::warn!(
+            "scancel {job}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ),
+        Err(e) => tracing::warn!("cannot run scancel: {e}"),
     }
 }
 
@@ -529,7 +567,7 @@ mod tests {
         config.executor.spool = Some("/shared/spool".into());
         config.executor.partition = Some("long".into());
         config.executor.sbatch_args = vec!["--mem=2G".into()];
-        let slurm = Slurm::from_config(&config).unwrap().unwrap();
+        let slurm = Slurm::from_config(&config, None).unwrap().unwrap();
         let dir = slurm.task_dir(b"x", 0);
         assert!(dir.starts_with("/shared/spool"), "{}", dir.display());
         let command = slurm.sbatch(&dir, &[0, 1, 2], "spg1");
@@ -548,6 +586,8 @@ mod tests {
             assert!(args.iter().any(|a| a == arg), "{arg}: {args:?}");
         }
         assert!(args.last().unwrap().ends_with("task.sh"));
-        assert!(Slurm::from_config(&Config::builtin()).unwrap().is_none());
+        assert!(Slurm::from_config(&Config::builtin(), None)
+            .unwrap()
+            .is_none());
     }
 }

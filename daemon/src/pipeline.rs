@@ -79,7 +79,7 @@ struct Place<'a> {
     /// The problem's place in the file.
     index: usize,
     checkpoints: Option<Checkpoints<'a>>,
-    slurm: Option<&'a Slurm>,
+    slurm: Option<&'a Slurm<'a>>,
 }
 
 /// Runs the configured stages on one problem. A panic inside a stage
@@ -134,6 +134,20 @@ fn run_stages(problem: &Problem, stages: &[Stage], resources: &Resources, place:
                         on_cluster(slurm, problem, plies, options, resources, place, journal)
                     });
                     let ledger = spooled.as_ref().map_or(journal, |s| Some(s as &dyn Ledger));
+                    // A wait on the cluster cut short by a stop: nothing
+                    // is searched here (the file is judged again at the
+                    // next start), and a budget of nothing says so.
+                    let stopped;
+                    let options = match place.slurm.is_some_and(Slurm::interrupted) {
+                        true => {
+                            stopped = SolveOptions {
+                                budget_s: 0.0,
+                                ..options.clone()
+                            };
+                            &stopped
+                        }
+                        false => options,
+                    };
                     let hooks = stage::proofgame::Hooks {
                         progress: Some(&progress),
                         ledger,

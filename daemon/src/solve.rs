@@ -60,7 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         false => None,
     };
     let fingerprint = config.fingerprint();
-    let slurm = Slurm::from_config(&config)?;
+    let slurm = Slurm::from_config(&config, None)?;
     for (n, path) in files.iter().enumerate() {
         let name = path.display().to_string();
         if progress {
