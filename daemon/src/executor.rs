@@ -401,7 +401,7 @@ impl<'a> Slurm<'a> {
                             "{e:#} for {} s; no longer waiting",
                             SQUEUE_PATIENCE.as_secs()
                         ));
-                        break;
+                        break 'rounds;
                     }
                 }
                 std::thread::sleep(Duration::from_millis(250));
@@ -413,7 +413,9 @@ impl<'a> Slurm<'a> {
             "{done} of {} share(s) done on the cluster ({items} work items) in {:.1} s{}",
             task.tasks,
             started.elapsed().as_secs_f64(),
-            if done < task.tasks {
+            if self.interrupted() {
+                "; the rest at the next start"
+            } else if done < task.tasks {
                 "; the rest is searched here"
             } else {
                 ""
