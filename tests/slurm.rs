@@ -90,9 +90,9 @@ fn a_proof_game_on_slurm_equals_a_local_run_and_failed_tasks_are_resubmitted() {
     assert_eq!(on_slurm, local, "{stderr}");
     for part in [
         ": 4 task(s) of 4 in ",
-        "share(s) 1 left no result; submitted again (1 of 2)",
+        "task(s) 1 left no result; submitted again (1 of 2)",
         ": 1 task(s) of 4 in ",
-        "4 of 4 share(s) done on the cluster",
+        "4 of 4 task(s) done on the cluster",
     ] {
         assert!(stderr.contains(part), "{part}: {stderr}");
     }
@@ -163,7 +163,7 @@ fn a_proof_game_on_slurm_equals_a_local_run_and_failed_tasks_are_resubmitted() {
     assert_eq!(verdict, local);
     let log = spool.log();
     assert!(
-        log.contains(": 2 task(s) of 2 in ") && log.contains("2 of 2 share(s) done on the cluster"),
+        log.contains(": 2 task(s) of 2 in ") && log.contains("2 of 2 task(s) done on the cluster"),
         "{log}"
     );
     spool.signal("TERM");
@@ -232,9 +232,9 @@ fn the_executor_with_stand_ins_for_slurm_equals_a_local_run() {
     assert_eq!(on_slurm, local, "{stderr}");
     for part in [
         "Slurm job 42: 3 task(s) of 3 in ",
-        "share(s) 1 left no result; submitted again (1 of 2)",
+        "task(s) 1 left no result; submitted again (1 of 2)",
         "Slurm job 42: 1 task(s) of 3 in ",
-        "3 of 3 share(s) done on the cluster",
+        "3 of 3 task(s) done on the cluster",
     ] {
         assert!(stderr.contains(part), "{part}: {stderr}");
     }
@@ -249,9 +249,94 @@ fn the_executor_with_stand_ins_for_slurm_equals_a_local_run() {
     assert_eq!(here, local, "{stderr}");
     for part in [
         "sbatch refused the job array: sbatch: error: Batch job submission failed",
-        "0 of 16 share(s) done on the cluster (0 work items)",
-        "; the rest is searched here",
+        "0 of 16 task(s) done on the cluster",
+        "; the rest is done here",
+        "0 work items from the cluster",
     ] {
         assert!(stderr.contains(part), "{part}: {stderr}");
     }
+}
+
+/// A tourney's entries: a sound #2, a proof game and an unreadable file.
+const ENTRIES: [(&str, &str); 3] = [
+    ("a.fen", "8/Q7/8/8/8/8/8/2k1K2R w K - 0 1 ; #2\n"),
+    (
+        "b.txt",
+        "rnb1kbnr/pppp1ppp/8/4p3/3q4/4KP2/PPPPP1PP/RNBQ1BNR\n6\n",
+    ),
+    ("c.fen", "this is not a problem\n"),
+];
+
+/// `cookd solve --format json entries/` under `config` in `dir`: its exit
+/// status, its verdicts (timings left out) and its stderr.
+fn solve_entries(dir: &Path, config: &str, env: &[(&str, &str)]) -> (i32, Vec<Value>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cookd"))
+        .args(["solve", "--format", "json", "--config", config, "entries"])
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let verdicts = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("timings_ms");
+            v
+        })
+        .collect();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code().unwrap(), verdicts, stderr)
+}
+
+/// With `whole_files: true`, `cookd solve` of several files sends each
+/// whole to a task of one array; the verdicts (and the exit status) are a
+/// local run's, though task 1 fails once. Run with stand-ins for Slurm, or
+/// on the cluster when `sinfo` answers.
+#[test]
+fn whole_files_on_the_cluster_equal_a_local_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("entries")).unwrap();
+    for (name, text) in ENTRIES {
+        std::fs::write(dir.path().join("entries").join(name), text).unwrap();
+    }
+    let mut env = vec![("COOKD_WORK_FAIL_ONCE", "1".to_owned())];
+    if !slurm_is_up() {
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data");
+        for name in ["sbatch", "squeue"] {
+            std::os::unix::fs::symlink(data.join(format!("fake-{name}")), bin.join(name)).unwrap();
+        }
+        let path = std::env::var("PATH").unwrap_or_default();
+        env.push(("PATH", format!("{}:{path}", bin.display())));
+    }
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    std::fs::write(dir.path().join("local.yaml"), STAGES).unwrap();
+    let slurm = format!(
+        "{STAGES}executor: {{kind: slurm, spool: spool, whole_files: true, \
+         time_limit: '10:00'}}\n"
+    );
+    std::fs::write(dir.path().join("slurm.yaml"), slurm).unwrap();
+    let (status, local, _) = solve_entries(dir.path(), "local.yaml", &[]);
+    assert_eq!(status, 1, "the unreadable file");
+    let words: Vec<_> = local.iter().map(|v| v["verdict"].clone()).collect();
+    assert_eq!(words, ["sound", "sound", "error"], "{local:?}");
+    let started = Instant::now();
+    let (status, on_slurm, stderr) = solve_entries(dir.path(), "slurm.yaml", &env);
+    let seconds = started.elapsed().as_secs_f64();
+    assert_eq!((status, &on_slurm), (1, &local), "{stderr}");
+    for part in [
+        ": 3 task(s) of 3 in ",
+        "task(s) 1 left no result; submitted again (1 of 2)",
+        "3 of 3 task(s) done on the cluster",
+        "entries/c.fen: 1 problem(s) judged on the cluster",
+    ] {
+        assert!(stderr.contains(part), "{part}: {stderr}");
+    }
+    // Every file judged: the task folder is gone.
+    let left: Vec<_> = std::fs::read_dir(dir.path().join("spool"))
+        .unwrap()
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    println!("three files, one task each (one submitted twice): {seconds:.1} s\n{stderr}");
 }

@@ -313,6 +313,10 @@ pub struct Executor {
     /// More `sbatch` options, as they are (`--account=...`, `--mem=4G`).
     #[serde(default)]
     pub sbatch_args: Vec<String>,
+    /// `cookd solve` of several files: one task per file, each judging
+    /// its file whole, in one job array (a tourney's entries at once).
+    #[serde(default)]
+    pub whole_files: bool,
 }
 
 impl Default for Executor {
@@ -329,6 +333,7 @@ impl Default for Executor {
             retries: default_retries(),
             cookd: None,
             sbatch_args: Vec::new(),
+            whole_files: false,
         }
     }
 }

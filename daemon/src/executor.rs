@@ -104,6 +104,38 @@ impl ItemRow {
     }
 }
 
+/// A batch of whole files, one task each (`whole_files: true`), beside
+/// `file-K` (the files' contents) and `pipeline.yaml`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Batch {
+    pub version: String,
+    pub fingerprint: String,
+    /// The files' names, as the submitter knows them.
+    pub files: Vec<String>,
+}
+
+/// What one task of a batch wrote: its file's verdicts, rendered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileVerdicts {
+    pub version: String,
+    pub fingerprint: String,
+    pub file: usize,
+    pub verdicts: Vec<Rendered>,
+    /// The text report's closing lines for the file (`report::entries`).
+    pub entries: String,
+}
+
+/// One verdict in each of `cookd solve`'s formats.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rendered {
+    /// The verdict word (`error` makes `cookd solve` exit 1).
+    pub verdict: String,
+    pub text: String,
+    pub yaml: String,
+    pub json: String,
+}
+
+pub const BATCH_FILE: &str = "batch.json";
 pub const TASK_FILE: &str = "task.json";
 pub const CONFIG_FILE: &str = "pipeline.yaml";
 pub const PROBLEM_FILE: &str = "problem";
@@ -122,6 +154,20 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
     temp.push(".part");
     write_atomic(Path::new(&temp), path, bytes)
         .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Where task `k` of a batch writes its file's verdicts.
+pub fn verdicts_path(dir: &Path, k: usize) -> PathBuf {
+    dir.join(format!("verdicts-{k}.json"))
+}
+
+/// The verdicts of file `k` of `batch` in `dir`, when they are there and
+/// belong to it.
+pub fn read_verdicts(dir: &Path, k: usize, batch: &Batch) -> Option<FileVerdicts> {
+    let text = std::fs::read(verdicts_path(dir, k)).ok()?;
+    let result: FileVerdicts = serde_json::from_slice(&text).ok()?;
+    (result.version == batch.version && result.fingerprint == batch.fingerprint && result.file == k)
+        .then_some(result)
 }
 
 /// The result of `share` in `dir`, when it is there and belongs to `task`
@@ -236,8 +282,6 @@ impl<'a> Slurm<'a> {
 
     /// Writes the task folder of the `index`th problem of file `name`.
     fn prepare(&self, dir: &Path, name: &str, content: &[u8], index: usize) -> Result<Task> {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the task folder {}", dir.display()))?;
         let task = Task {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             fingerprint: self.fingerprint.clone(),
@@ -245,19 +289,36 @@ impl<'a> Slurm<'a> {
             index,
             tasks: self.options.tasks as usize,
         };
-        write_whole(&dir.join(PROBLEM_FILE), content)?;
+        self.write_task(dir, TASK_FILE, &serde_json::to_vec_pretty(&task)?, |dir| {
+            write_whole(&dir.join(PROBLEM_FILE), content)
+        })?;
+        Ok(task)
+    }
+
+    /// Writes a task folder: the configuration, the batch script, what
+    /// `inputs` writes, and the description `file` last (a task finding it
+    /// finds the rest).
+    fn write_task(
+        &self,
+        dir: &Path,
+        file: &str,
+        description: &[u8],
+        inputs: impl FnOnce(&Path) -> Result<()>,
+    ) -> Result<()> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the task folder {}", dir.display()))?;
+        inputs(dir)?;
         let yaml = yaml_serde::to_string(&self.config).context("printing the configuration")?;
         write_whole(&dir.join(CONFIG_FILE), yaml.as_bytes())?;
-        write_whole(&dir.join(TASK_FILE), &serde_json::to_vec_pretty(&task)?)?;
         let script = format!(
-            "#!/bin/sh\n# One share of a proof-game search, written by cookd; the share\n\
-             # is SLURM_ARRAY_TASK_ID.\nexec {} work --threads {} {}\n",
+            "#!/bin/sh\n# One task of a cookd job array, written by cookd; which one is\n\
+             # SLURM_ARRAY_TASK_ID.\nexec {} work --threads {} {}\n",
             quoted(&self.cookd),
             self.options.cpus_per_task,
             quoted(dir)
         );
         write_whole(&dir.join(SCRIPT_FILE), script.as_bytes())?;
-        Ok(task)
+        write_whole(&dir.join(file), description)
     }
 
     /// Submits `shares` of the task in `dir`; returns the array's job id.
@@ -314,20 +375,46 @@ impl<'a> Slurm<'a> {
     ) -> Result<HashMap<ItemKey, ItemResult>> {
         let dir = self.task_dir(content, index);
         let task = self.prepare(&dir, name, content, index)?;
-        let mut results: Vec<Option<ShareResult>> = vec![None; task.tasks];
-        // Results left by an earlier run of the same search count.
-        let take = |results: &mut Vec<Option<ShareResult>>| {
-            for (share, slot) in results.iter_mut().enumerate() {
+        let read = |share| read_result(&dir, share, &task);
+        let landed = |share, result: &ShareResult| {
+            say(&format!(
+                "share {share} of {}: {} work items in {:.1} s on {}",
+                task.tasks,
+                result.items.len(),
+                result.seconds,
+                result.host
+            ));
+            arrived(result);
+        };
+        let results = self.rounds((&dir, task.tasks, id), &read, &landed, say);
+        let items: usize = results.iter().flatten().map(|r| r.items.len()).sum();
+        say(&format!("{items} work items from the cluster"));
+        Ok(results
+            .into_iter()
+            .flatten()
+            .flat_map(|r| r.items)
+            .map(|row| (row.key(), row.result()))
+            .collect())
+    }
+
+    /// Submits the tasks of `dir` (`tasks` of them, the array's indexes)
+    /// whose result `read` does not find, waits for them, and submits
+    /// those that left none again, up to `retries` times; `landed` hears
+    /// of each result as it is found. Results already there (an earlier
+    /// run's) count.
+    fn rounds<R>(
+        &self,
+        (dir, tasks, id): (&Path, usize, &str),
+        read: &dyn Fn(usize) -> Option<R>,
+        landed: &dyn Fn(usize, &R),
+        say: &dyn Fn(&str),
+    ) -> Vec<Option<R>> {
+        let mut results: Vec<Option<R>> = (0..tasks).map(|_| None).collect();
+        let take = |results: &mut Vec<Option<R>>| {
+            for (task, slot) in results.iter_mut().enumerate() {
                 if slot.is_none() {
-                    if let Some(result) = read_result(&dir, share, &task) {
-                        say(&format!(
-                            "share {share} of {}: {} work items in {:.1} s on {}",
-                            task.tasks,
-                            result.items.len(),
-                            result.seconds,
-                            result.host
-                        ));
-                        arrived(&result);
+                    if let Some(result) = read(task) {
+                        landed(task, &result);
                         *slot = Some(result);
                     }
                 }
@@ -336,20 +423,20 @@ impl<'a> Slurm<'a> {
         take(&mut results);
         let started = Instant::now();
         'rounds: for round in 0..=self.options.retries {
-            let missing: Vec<usize> = (0..task.tasks).filter(|&s| results[s].is_none()).collect();
+            let missing: Vec<usize> = (0..tasks).filter(|&s| results[s].is_none()).collect();
             if missing.is_empty() {
                 break;
             }
             if round > 0 {
                 say(&format!(
-                    "share(s) {} left no result; submitted again ({round} of {})",
+                    "task(s) {} left no result; submitted again ({round} of {})",
                     ranges(&missing),
                     self.options.retries
                 ));
             }
-            // A cluster that stops answering ends the rounds: what its
-            // tasks delivered is kept, and the rest is searched here.
-            let job = match self.submit(&dir, &missing, id) {
+            // A cluster that refuses the array ends the rounds: what its
+            // tasks delivered is kept, and the rest is done here.
+            let job = match self.submit(dir, &missing, id) {
                 Ok(job) => job,
                 Err(e) => {
                     say(&format!("{e:#}"));
@@ -357,9 +444,8 @@ impl<'a> Slurm<'a> {
                 }
             };
             say(&format!(
-                "Slurm job {job}: {} task(s) of {} in {}",
+                "Slurm job {job}: {} task(s) of {tasks} in {}",
                 missing.len(),
-                task.tasks,
                 dir.display()
             ));
             let mut unanswered: Option<Instant> = None;
@@ -370,7 +456,7 @@ impl<'a> Slurm<'a> {
                 }
                 if self.stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
                     // Cancelled rather than left running: the next start
-                    // submits the shares still missing, and no task runs
+                    // submits the tasks still missing, and no task runs
                     // twice.
                     self.interrupted.store(true, Ordering::SeqCst);
                     cancel(&job);
@@ -408,25 +494,64 @@ impl<'a> Slurm<'a> {
             }
         }
         let done = results.iter().flatten().count();
-        let items: usize = results.iter().flatten().map(|r| r.items.len()).sum();
         say(&format!(
-            "{done} of {} share(s) done on the cluster ({items} work items) in {:.1} s{}",
-            task.tasks,
+            "{done} of {tasks} task(s) done on the cluster in {:.1} s{}",
             started.elapsed().as_secs_f64(),
             if self.interrupted() {
                 "; the rest at the next start"
-            } else if done < task.tasks {
-                "; the rest is searched here"
+            } else if done < tasks {
+                "; the rest is done here"
             } else {
                 ""
             }
         ));
-        Ok(results
-            .into_iter()
-            .flatten()
-            .flat_map(|r| r.items)
-            .map(|row| (row.key(), row.result()))
-            .collect())
+        results
+    }
+
+    /// Judges whole files on the cluster, one task each (`cookd solve`
+    /// with `whole_files: true`): returns each file's verdicts as the task
+    /// rendered them, or `None` for a file no task judged (it is judged
+    /// here). Fails only when the task folder cannot be written.
+    pub fn judge_files(
+        &self,
+        files: &[(String, Vec<u8>)],
+        say: &dyn Fn(&str),
+    ) -> Result<Vec<Option<FileVerdicts>>> {
+        let mut hash = Sha256::new();
+        for (name, content) in files {
+            hash.update(Sha256::digest(name.as_bytes()));
+            hash.update(Sha256::digest(content));
+        }
+        let dir = self.spool.join(format!(
+            "files-{}-{}",
+            &format!("{:x}", hash.finalize())[..16],
+            &self.fingerprint[..12]
+        ));
+        let batch = Batch {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            fingerprint: self.fingerprint.clone(),
+            files: files.iter().map(|(name, _)| name.clone()).collect(),
+        };
+        self.write_task(
+            &dir,
+            BATCH_FILE,
+            &serde_json::to_vec_pretty(&batch)?,
+            |dir| {
+                for (k, (_, content)) in files.iter().enumerate() {
+                    write_whole(&dir.join(format!("file-{k}")), content)?;
+                }
+                Ok(())
+            },
+        )?;
+        let read = |k| read_verdicts(&dir, k, &batch);
+        let landed = |k: usize, _: &FileVerdicts| say(&format!("{}: judged", batch.files[k]));
+        let results = self.rounds((&dir, files.len(), "files"), &read, &landed, say);
+        if results.iter().all(Option::is_some) {
+            if let Err(e) = std::fs::remove_dir_all(&dir) {
+                tracing::warn!("cannot remove {}: {e}", dir.display());
+            }
+        }
+        Ok(results)
     }
 }
 

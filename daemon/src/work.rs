@@ -1,7 +1,9 @@
 //! `cookd work DIR`: one task of a Slurm job array (see
 //! [`crate::executor`]). It reads the task folder the submitting cookd
 //! wrote, searches its share of the proof game's work items and writes
-//! what it found to `DIR/share-I.json`, whole (a `.part` file renamed).
+//! what it found to `DIR/share-I.json`, whole (a `.part` file renamed); in
+//! a batch of whole files (`batch.json`), it judges file I and writes its
+//! verdicts to `DIR/verdicts-I.json`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,8 +19,9 @@ use solvers::verdict::Verdict;
 use solvers::Stipulation;
 
 use crate::config::{Config, Threads};
-use crate::executor::{self, ItemRow, ShareResult, Task};
+use crate::executor::{self, Batch, FileVerdicts, ItemRow, Rendered, ShareResult, Task};
 use crate::pipeline;
+use crate::report::{self, Format};
 
 /// Test hook: shares listed here (`1` or `0,2`) exit with status 3 the first
 /// time they run, as a task killed on its node would leave no result: the
@@ -62,6 +65,16 @@ impl Ledger for Share {
 pub fn run(args: Args) -> Result<ExitCode> {
     let started = Instant::now();
     let dir = &args.dir;
+    let share = match args.share {
+        Some(share) => share,
+        None => std::env::var("SLURM_ARRAY_TASK_ID")
+            .context("no --share and no SLURM_ARRAY_TASK_ID")?
+            .parse()
+            .context("SLURM_ARRAY_TASK_ID")?,
+    };
+    if dir.join(executor::BATCH_FILE).exists() {
+        return judge_file(&args, share);
+    }
     let task: Task = serde_json::from_slice(
         &std::fs::read(dir.join(executor::TASK_FILE))
             .with_context(|| format!("cannot read the task in {}", dir.display()))?,
@@ -75,13 +88,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
             task.version
         );
     }
-    let share = match args.share {
-        Some(share) => share,
-        None => std::env::var("SLURM_ARRAY_TASK_ID")
-            .context("no --share and no SLURM_ARRAY_TASK_ID")?
-            .parse()
-            .context("SLURM_ARRAY_TASK_ID")?,
-    };
     if share >= task.tasks {
         bail!("share {share}: the task has {} shares", task.tasks);
     }
@@ -89,13 +95,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         eprintln!("cookd work: share {share}: failing on purpose ({FAIL_ONCE})");
         return Ok(ExitCode::from(3));
     }
-    let mut config = Config::load(&dir.join(executor::CONFIG_FILE))?;
-    if config.fingerprint() != task.fingerprint {
-        bail!("the task's stages differ from those its configuration names");
-    }
-    if let Some(threads) = args.threads {
-        config.threads = Threads::Count(threads.max(1));
-    }
+    let config = task_config(&args, &task.fingerprint)?;
     let content = std::fs::read(dir.join(executor::PROBLEM_FILE))
         .with_context(|| format!("cannot read the problem in {}", dir.display()))?;
     let problem = problem::parse(&task.file, &content)
@@ -158,6 +158,77 @@ pub fn run(args: Args) -> Result<ExitCode> {
         result.seconds,
         result.host
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The task folder's configuration, checked against the fingerprint its
+/// description names, with `--threads`.
+fn task_config(args: &Args, fingerprint: &str) -> Result<Config> {
+    let mut config = Config::load(&args.dir.join(executor::CONFIG_FILE))?;
+    if config.fingerprint() != fingerprint {
+        bail!("the task's stages differ from those its configuration names");
+    }
+    if let Some(threads) = args.threads {
+        config.threads = Threads::Count(threads.max(1));
+    }
+    Ok(config)
+}
+
+/// One task of a batch of whole files: judges file `k` as `cookd solve`
+/// does and writes its verdicts, rendered in every format, to
+/// `verdicts-K.json`.
+fn judge_file(args: &Args, k: usize) -> Result<ExitCode> {
+    let dir = &args.dir;
+    let batch: Batch = serde_json::from_slice(
+        &std::fs::read(dir.join(executor::BATCH_FILE))
+            .with_context(|| format!("cannot read the batch in {}", dir.display()))?,
+    )
+    .context("the batch description")?;
+    let version = env!("CARGO_PKG_VERSION");
+    if batch.version != version {
+        bail!(
+            "the batch was written by cookd {}, this is cookd {version}: every node needs the \
+             submitter's cookd",
+            batch.version
+        );
+    }
+    let name = batch
+        .files
+        .get(k)
+        .with_context(|| format!("task {k}: the batch has {} files", batch.files.len()))?;
+    if fails_once(dir, k)? {
+        eprintln!("cookd work: task {k}: failing on purpose ({FAIL_ONCE})");
+        return Ok(ExitCode::from(3));
+    }
+    let config = task_config(args, &batch.fingerprint)?;
+    let content = std::fs::read(dir.join(format!("file-{k}")))
+        .with_context(|| format!("cannot read file {k} in {}", dir.display()))?;
+    let pool = pipeline::solver_pool(&config)?;
+    let resources = Resources::default();
+    let verdicts = pool.install(|| {
+        pipeline::judge_file_with(name, &content, &config.stages, &resources, None, None)
+    });
+    let mut rendered = Vec::new();
+    for v in &verdicts {
+        rendered.push(Rendered {
+            verdict: v.verdict.as_str().to_owned(),
+            text: report::render(v, Format::Text)?,
+            yaml: report::render(v, Format::Yaml)?,
+            json: report::render(v, Format::Json)?,
+        });
+    }
+    let result = FileVerdicts {
+        version: version.to_owned(),
+        fingerprint: batch.fingerprint.clone(),
+        file: k,
+        verdicts: rendered,
+        entries: report::entries(&verdicts),
+    };
+    executor::write_whole(
+        &executor::verdicts_path(dir, k),
+        &serde_json::to_vec(&result)?,
+    )?;
+    eprintln!("cookd work: {name}: {} problem(s) judged", verdicts.len());
     Ok(ExitCode::SUCCESS)
 }
 
