@@ -423,6 +423,12 @@ impl<'a> Slurm<'a> {
         take(&mut results);
         let started = Instant::now();
         'rounds: for round in 0..=self.options.retries {
+            // Stopping (an earlier problem of the file saw it first):
+            // nothing more is submitted.
+            if self.stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+                self.interrupted.store(true, Ordering::SeqCst);
+                break;
+            }
             let missing: Vec<usize> = (0..tasks).filter(|&s| results[s].is_none()).collect();
             if missing.is_empty() {
                 break;
