@@ -340,3 +340,45 @@ fn whole_files_on_the_cluster_equal_a_local_run() {
     assert!(left.is_empty(), "{left:?}");
     println!("three files, one task each (one submitted twice): {seconds:.1} s\n{stderr}");
 }
+
+/// `cookd work` refuses a task another cookd wrote (a node with another
+/// build would count differently) and a share the task does not have.
+#[test]
+fn work_refuses_another_builds_task_and_shares_out_of_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = |share: &str| {
+        Command::new(env!("CARGO_BIN_EXE_cookd"))
+            .args(["work", "--share", share])
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let task = |version: &str| {
+        format!(
+            "{{\"version\": \"{version}\", \"fingerprint\": \"f\", \"file\": \"p.fen\", \
+             \"index\": 0, \"tasks\": 2}}"
+        )
+    };
+    std::fs::write(dir.path().join("task.json"), task("0.0.0-other")).unwrap();
+    let out = work("0");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the task was written by cookd 0.0.0-other, this is cookd ")
+            && stderr.contains("every node needs the submitter's cookd"),
+        "{stderr}"
+    );
+    std::fs::write(
+        dir.path().join("task.json"),
+        task(env!("CARGO_PKG_VERSION")),
+    )
+    .unwrap();
+    let out = work("2");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("share 2: the task has 2 shares"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("share-2.json").exists());
+}
