@@ -12,6 +12,12 @@
 //! the count, the games listed and the verdict are those of a local run,
 //! and an item no task delivered is searched here.
 //!
+//! With `whole_files`, `cookd solve` of several files sends each file
+//! whole to a task of one array ([`Slurm::judge_files`]): the task judges
+//! it as `cookd solve` would and writes its verdicts rendered
+//! (`verdicts-K.json`). Both kinds of array go through the same rounds of
+//! submitting, watching and submitting again.
+//!
 //! The library only names items and counts shares; spawning `sbatch` and
 //! reading files happen here, in the binary.
 
