@@ -105,6 +105,39 @@ fn a_proof_game_on_slurm_equals_a_local_run_and_failed_tasks_are_resubmitted() {
     println!("local run {local_s:.1} s; on Slurm (4 tasks, one submitted twice) {slurm_s:.1} s");
     println!("{stderr}");
 
+    // An array none of whose tasks starts within queue_limit_s (held
+    // with --begin) is cancelled, and the search done here.
+    std::fs::write(dir.path().join("long.fen"), SHORT).unwrap();
+    let (_, local_short, _) = solve(dir.path(), "local.yaml", &[]);
+    let held = format!(
+        "{STAGES}executor: {{kind: slurm, spool: spool, tasks: 2, min_seconds: 0, \
+         queue_limit_s: 2, sbatch_args: ['--begin=now+600']}}\n"
+    );
+    std::fs::write(dir.path().join("held.yaml"), held).unwrap();
+    let (out, here, held_s) = solve(dir.path(), "held.yaml", &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(here, local_short, "{stderr}");
+    for part in [
+        "cancelled: no task started within queue_limit_s",
+        "0 of 2 task(s) done on the cluster",
+        "; the rest is done here",
+    ] {
+        assert!(stderr.contains(part), "{part}: {stderr}");
+    }
+    let job: String = stderr
+        .split("Slurm job ")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let queued = Command::new("squeue")
+        .args(["--noheader", "--jobs", &job])
+        .output()
+        .unwrap();
+    assert!(queued.stdout.is_empty(), "{queued:?}");
+    println!("held in the queue past queue_limit_s (2 s): judged here in {held_s:.1} s");
+
     // The daemon sends proof games to the cluster the same way (spg189:
     // cooked, two games of 22 plies; quicker).
     let mut spool = Spool::new(MailTo::Nobody, 2);

@@ -317,6 +317,10 @@ pub struct Executor {
     /// its file whole, in one job array (a tourney's entries at once).
     #[serde(default)]
     pub whole_files: bool,
+    /// Seconds an array may wait with none of its tasks started before it
+    /// is cancelled and its work done here; none: as long as it takes.
+    #[serde(default)]
+    pub queue_limit_s: Option<f64>,
 }
 
 impl Default for Executor {
@@ -334,6 +338,7 @@ impl Default for Executor {
             cookd: None,
             sbatch_args: Vec::new(),
             whole_files: false,
+            queue_limit_s: None,
         }
     }
 }
@@ -413,6 +418,9 @@ fn executor_section<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Executor, 
                 "min_seconds: expected 0 or more (seconds), found {}",
                 e.min_seconds
             ));
+        }
+        if e.queue_limit_s.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+            return Err("queue_limit_s: expected a number of seconds over 0, or null".to_owned());
         }
         if e.partition.as_deref().is_some_and(str::is_empty) {
             return Err("partition: expected a name, or null for the default".to_owned());

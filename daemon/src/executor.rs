@@ -460,6 +460,8 @@ impl<'a> Slurm<'a> {
                 missing.len(),
                 dir.display()
             ));
+            let submitted = Instant::now();
+            let mut seen_running = false;
             let mut unanswered: Option<Instant> = None;
             loop {
                 take(&mut results);
@@ -478,9 +480,29 @@ impl<'a> Slurm<'a> {
                     ));
                     break 'rounds;
                 }
-                match running(&job) {
-                    Ok(true) => unanswered = None,
-                    Ok(false) => {
+                let started = missing.iter().any(|&s| results[s].is_some());
+                match array_state(&job) {
+                    // No task started within the queue limit (a busy or
+                    // drained partition): the work is done here instead.
+                    Ok(ArrayState::Queued)
+                        if !(started || seen_running)
+                            && self
+                                .options
+                                .queue_limit_s
+                                .is_some_and(|limit| submitted.elapsed().as_secs_f64() > limit) =>
+                    {
+                        cancel(&job);
+                        say(&format!(
+                            "Slurm job {job} cancelled: no task started within queue_limit_s"
+                        ));
+                        break 'rounds;
+                    }
+                    Ok(ArrayState::Queued) => unanswered = None,
+                    Ok(ArrayState::Running) => {
+                        unanswered = None;
+                        seen_running = true;
+                    }
+                    Ok(ArrayState::Ended) => {
                         // A task may have written its result just before
                         // the array's end was seen.
                         take(&mut results);
@@ -582,8 +604,19 @@ fn cancel(job: &str) {
 /// How long `squeue` may fail in a row before the wait ends.
 const SQUEUE_PATIENCE: Duration = Duration::from_secs(120);
 
-/// Whether any task of job array `job` is still pending or running.
-fn running(job: &str) -> Result<bool> {
+/// Where a job array stands, as `squeue` shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ArrayState {
+    /// Every task left is pending.
+    Queued,
+    /// Some task is running (or configuring, completing, ...).
+    Running,
+    /// No task is left.
+    Ended,
+}
+
+/// Where job array `job` stands.
+fn array_state(job: &str) -> Result<ArrayState> {
     let out = Command::new("squeue")
         .args(["--noheader", "--array", "--jobs", job, "--format=%T"])
         .output()
@@ -592,10 +625,16 @@ fn running(job: &str) -> Result<bool> {
         let stderr = String::from_utf8_lossy(&out.stderr);
         // Gone from the controller's memory: long finished.
         if stderr.contains("Invalid job id") {
-            return Ok(false);
+            return Ok(ArrayState::Ended);
         }
         bail!("squeue failed: {}", stderr.trim());
     }
+    Ok(state_of(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The state of an array from `squeue --array --format=%T`'s lines, one
+/// task each.
+fn state_of(lines: &str) -> ArrayState {
     const ENDED: [&str; 9] = [
         "COMPLETED",
         "FAILED",
@@ -607,10 +646,18 @@ fn running(job: &str) -> Result<bool> {
         "DEADLINE",
         "PREEMPTED",
     ];
-    Ok(String::from_utf8_lossy(&out.stdout)
+    let left: Vec<&str> = lines
         .lines()
         .map(str::trim)
-        .any(|state| !state.is_empty() && !ENDED.contains(&state)))
+        .filter(|state| !state.is_empty() && !ENDED.contains(state))
+        .collect();
+    if left.is_empty() {
+        ArrayState::Ended
+    } else if left.iter().all(|&state| state == "PENDING") {
+        ArrayState::Queued
+    } else {
+        ArrayState::Running
+    }
 }
 
 /// A ledger that knows the items a job array found, and otherwise asks
@@ -647,6 +694,16 @@ impl Ledger for Spooled<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn squeue_lines_say_queued_running_or_ended() {
+        assert_eq!(state_of(""), ArrayState::Ended);
+        assert_eq!(state_of("COMPLETED\nFAILED\n"), ArrayState::Ended);
+        assert_eq!(state_of("PENDING\nPENDING\n"), ArrayState::Queued);
+        assert_eq!(state_of("COMPLETED\nPENDING\n"), ArrayState::Queued);
+        assert_eq!(state_of("PENDING\nRUNNING\n"), ArrayState::Running);
+        assert_eq!(state_of("COMPLETING\n"), ArrayState::Running);
+    }
 
     #[test]
     fn array_specs_run_consecutive_shares_together() {
