@@ -14,7 +14,7 @@ use solvers::problem::{self, Problem};
 use solvers::stage::{self, Resources, Stage};
 use solvers::Stipulation;
 
-use crate::config::Config;
+use crate::config::{Config, SolveOptions};
 use crate::intake;
 use crate::pipeline;
 
@@ -141,6 +141,21 @@ pub fn file(
             ))
         })
         .collect()
+}
+
+/// The seconds the search of proof game `problem` would take here, on the
+/// current rayon pool: `None` when it needs no search.
+pub fn seconds(
+    problem: &Problem,
+    plies: u32,
+    options: &SolveOptions,
+    resources: &Resources,
+) -> Option<f64> {
+    let e =
+        stage::proofgame::estimate(problem, plies, options, resources, (FRACTION, LEAST)).ok()?;
+    let s = &e.sample;
+    (e.decided.is_none() && s.rate() > 0.0)
+        .then(|| s.nodes / s.rate() / rayon::current_num_threads() as f64)
 }
 
 fn problem_estimate(

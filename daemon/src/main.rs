@@ -9,6 +9,7 @@ mod check;
 mod config;
 mod diagram;
 mod estimate;
+mod executor;
 mod history;
 mod html;
 mod improve;
@@ -27,6 +28,7 @@ mod solve;
 mod tb;
 mod tbverify;
 mod tune;
+mod work;
 
 use std::process::ExitCode;
 
@@ -76,6 +78,11 @@ enum Command {
     /// Measure solver thread scaling on a fixed problem set and suggest the
     /// `threads:` setting for pipeline.yaml.
     Tune(tune::Args),
+    /// One task of a Slurm job array: search a share of a proof game's
+    /// work items from a task folder the daemon (or `cookd solve`) wrote on
+    /// the shared spool, and write the result there. Run by `sbatch`, not by
+    /// hand (see README, "Beyond one machine: Slurm").
+    Work(work::Args),
     /// Endgame tables: generate cookd's DTM tables, probe a position.
     #[command(subcommand)]
     Tb(TbCommand),
@@ -104,6 +111,7 @@ fn main() -> ExitCode {
         Command::History(args) => history::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Work(args) => work::run(args),
         Command::Improve(args) => improve::run(args),
         Command::Tb(TbCommand::Generate(args)) => tb::generate(args),
         Command::Tb(TbCommand::Probe(args)) => tb::probe(args),

@@ -16,7 +16,9 @@ use solvers::stage::{self, Resources, Stage};
 use solvers::verdict::{Kind, Verdict};
 use solvers::Stipulation;
 
-use crate::config::Config;
+use crate::config::{Config, SolveOptions};
+use crate::estimate;
+use crate::executor::{ShareResult, Slurm, Spooled};
 use crate::ledger::Checkpoints;
 
 /// The solver pool: `threads:` threads (default: one per core), which each
@@ -33,41 +35,58 @@ pub fn solver_pool(config: &Config) -> Result<rayon::ThreadPool> {
 /// [`judge_file_with`] with fresh resources.
 #[cfg(test)]
 pub fn judge_file(name: &str, content: &[u8], stages: &[Stage]) -> Vec<Verdict> {
-    judge_file_with(name, content, stages, &Resources::default(), None)
+    judge_file_with(name, content, stages, &Resources::default(), None, None)
 }
 
 /// Judges every problem of one file's content; `name` identifies the file.
 /// The stages use `resources`, which may serve other problems too; long
 /// proof-game searches record their finished work items in `checkpoints`
-/// and take those recorded before from there.
+/// and take those recorded before from there, and with `slurm` those over
+/// its size threshold run on the cluster first.
 pub fn judge_file_with(
     name: &str,
     content: &[u8],
     stages: &[Stage],
     resources: &Resources,
     checkpoints: Option<Checkpoints>,
+    slurm: Option<&Slurm>,
 ) -> Vec<Verdict> {
     problem::parse(name, content)
         .into_iter()
         .enumerate()
         .map(|(index, parsed)| match parsed {
-            Ok(problem) => judge(&problem, stages, resources, checkpoints.map(|c| (c, index))),
+            Ok(problem) => {
+                let place = Place {
+                    name,
+                    content,
+                    index,
+                    checkpoints,
+                    slurm,
+                };
+                judge(&problem, stages, resources, place)
+            }
             Err(error) => Verdict::for_error(&error),
         })
         .collect()
 }
 
-/// Runs the configured stages on one problem (the `index`th of its file,
-/// with the file's checkpoints). A panic inside a stage becomes an `error`
-/// verdict for this problem only.
-fn judge(
-    problem: &Problem,
-    stages: &[Stage],
-    resources: &Resources,
-    checkpoints: Option<(Checkpoints, usize)>,
-) -> Verdict {
+/// Where a problem comes from, and where its long searches may keep and
+/// send their work.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    name: &'a str,
+    content: &'a [u8],
+    /// The problem's place in the file.
+    index: usize,
+    checkpoints: Option<Checkpoints<'a>>,
+    slurm: Option<&'a Slurm<'a>>,
+}
+
+/// Runs the configured stages on one problem. A panic inside a stage
+/// becomes an `error` verdict for this problem only.
+fn judge(problem: &Problem, stages: &[Stage], resources: &Resources, place: Place) -> Verdict {
     match catch_unwind(AssertUnwindSafe(|| {
-        run_stages(problem, stages, resources, checkpoints)
+        run_stages(problem, stages, resources, place)
     })) {
         Ok(verdict) => verdict,
         Err(panic) => {
@@ -84,12 +103,7 @@ fn judge(
     }
 }
 
-fn run_stages(
-    problem: &Problem,
-    stages: &[Stage],
-    resources: &Resources,
-    checkpoints: Option<(Checkpoints, usize)>,
-) -> Verdict {
+fn run_stages(problem: &Problem, stages: &[Stage], resources: &Resources, place: Place) -> Verdict {
     let mut verdict = Verdict::for_problem(problem);
     // A solver that ran out of budget explains itself; the note below is for
     // problems no solver looked at.
@@ -109,12 +123,46 @@ fn run_stages(
             Stage::Solve(options) => match problem.stipulation {
                 Stipulation::ProofGame { plies } => {
                     let progress = progress_on_stderr(verdict.id.clone());
-                    let ledger = checkpoints.map(|(c, index)| c.ledger(index, &verdict.id));
+                    let journal = place
+                        .checkpoints
+                        .map(|c| c.ledger(place.index, &verdict.id));
+                    let journal = journal.as_ref().map(|l| l as &dyn Ledger);
+                    // The items a job array found, when the search went to
+                    // the cluster; the search below takes them as it takes
+                    // checkpoints, so its verdict is a local run's.
+                    let spooled = place.slurm.and_then(|slurm| {
+                        on_cluster(slurm, problem, plies, options, resources, place, journal)
+                    });
+                    let ledger = spooled.as_ref().map_or(journal, |s| Some(s as &dyn Ledger));
+                    // A wait on the cluster cut short by a stop: nothing
+                    // is searched here (the file is judged again at the
+                    // next start), and a budget of nothing says so.
+                    let stopped;
+                    let options = match place.slurm.is_some_and(Slurm::interrupted) {
+                        true => {
+                            stopped = SolveOptions {
+                                budget_s: 0.0,
+                                ..options.clone()
+                            };
+                            &stopped
+                        }
+                        false => options,
+                    };
                     let hooks = stage::proofgame::Hooks {
                         progress: Some(&progress),
-                        ledger: ledger.as_ref().map(|l| l as &dyn Ledger),
+                        ledger,
                     };
                     stage::proofgame::run(problem, plies, options, resources, hooks, &mut verdict);
+                    if let (Some(slurm), Some(_)) = (place.slurm, &spooled) {
+                        // Unsolved keeps the cluster's results for the
+                        // next try, as the journal keeps its checkpoints.
+                        if verdict.verdict != Kind::Unsolved {
+                            let dir = slurm.task_dir(place.content, place.index);
+                            if let Err(e) = std::fs::remove_dir_all(&dir) {
+                                tracing::warn!("cannot remove {}: {e}", dir.display());
+                            }
+                        }
+                    }
                     solver_ran = true;
                 }
                 // Studies: the tablebase stage judges those it can.
@@ -144,6 +192,57 @@ fn run_stages(
         verdict.notes.push(note.to_owned());
     }
     verdict
+}
+
+/// Runs the proof game's search on the cluster when it is large enough
+/// (estimated at `min_seconds` or more here), recording each share's items
+/// in the journal as they land. `None`: searched here only (too small,
+/// decided without a search, or the cluster failed, which is logged).
+fn on_cluster<'a>(
+    slurm: &Slurm,
+    problem: &Problem,
+    plies: u32,
+    options: &SolveOptions,
+    resources: &Resources,
+    place: Place,
+    journal: Option<&'a dyn Ledger>,
+) -> Option<Spooled<'a>> {
+    let id = Verdict::for_problem(problem).id;
+    let say = |text: &str| {
+        eprintln!("cookd: {} {id}: {text}", place.name);
+    };
+    let min = slurm.options.min_seconds;
+    if min > 0.0 {
+        let seconds = estimate::seconds(problem, plies, options, resources)?;
+        if seconds < min {
+            return None;
+        }
+        say(&format!(
+            "estimated {seconds:.0} s here (min_seconds {min}): to the cluster"
+        ));
+    }
+    let arrived = |result: &ShareResult| {
+        if let Some(journal) = journal {
+            for row in &result.items {
+                journal.record(&row.key(), &row.result());
+            }
+        }
+    };
+    match slurm.run(
+        (place.name, place.content, place.index),
+        &id,
+        &arrived,
+        &say,
+    ) {
+        Ok(results) => Some(Spooled {
+            results,
+            inner: journal,
+        }),
+        Err(e) => {
+            say(&format!("the cluster failed ({e:#}); searched here"));
+            None
+        }
+    }
 }
 
 /// Progress of a long proof-game search, on stderr.

@@ -1,5 +1,6 @@
 //! `cookd solve`: the pipeline once over files and folders, verdicts to stdout.
 
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,6 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Config;
 use crate::estimate;
+use crate::executor::{FileVerdicts, Slurm};
 use crate::intake;
 use crate::journal::Journal;
 use crate::ledger::Checkpoints;
@@ -42,6 +44,28 @@ pub struct Args {
     files: Vec<PathBuf>,
 }
 
+/// Judges `files` on the cluster, one task each: the verdicts of those a
+/// task judged, by their place in `files` (the others, and those that
+/// cannot be read, are judged here).
+fn on_cluster(slurm: &Slurm, files: &[PathBuf]) -> Result<HashMap<usize, FileVerdicts>> {
+    let readable: Vec<(usize, String, Vec<u8>)> = files
+        .iter()
+        .enumerate()
+        .filter_map(|(n, path)| Some((n, path.display().to_string(), intake::read(path).ok()?)))
+        .collect();
+    let batch: Vec<(String, Vec<u8>)> = readable
+        .iter()
+        .map(|(_, name, content)| (name.clone(), content.clone()))
+        .collect();
+    let say = |text: &str| eprintln!("cookd: {text}");
+    let judged = slurm.judge_files(&batch, &say)?;
+    Ok(readable
+        .iter()
+        .zip(judged)
+        .filter_map(|((n, _, _), judged)| Some((*n, judged?)))
+        .collect())
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     let config = Config::load_or_builtin(args.config.as_deref())?;
     let pool = pipeline::solver_pool(&config)?;
@@ -59,10 +83,40 @@ pub fn run(args: Args) -> Result<ExitCode> {
         false => None,
     };
     let fingerprint = config.fingerprint();
+    let slurm = Slurm::from_config(&config, None)?;
+    // A tourney's entries at once: one task per file on the cluster.
+    let mut remote = match &slurm {
+        Some(slurm) if slurm.options.whole_files && files.len() > 1 => on_cluster(slurm, &files)?,
+        _ => HashMap::new(),
+    };
     for (n, path) in files.iter().enumerate() {
         let name = path.display().to_string();
         if progress {
             eprint!("\r\x1b[K[{}/{}] {name}", n + 1, files.len());
+        }
+        if let Some(judged) = remote.remove(&n) {
+            for v in &judged.verdicts {
+                failed |= v.verdict == Kind::Error.as_str();
+                let text = match args.format {
+                    Format::Text => &v.text,
+                    Format::Yaml => &v.yaml,
+                    Format::Json => &v.json,
+                };
+                out.write_all(text.as_bytes())
+                    .context("writing to stdout")?;
+            }
+            if args.format == Format::Text {
+                out.write_all(judged.entries.as_bytes())
+                    .context("writing to stdout")?;
+            }
+            out.flush().context("writing to stdout")?;
+            if !progress {
+                eprintln!(
+                    "cookd: {name}: {} problem(s) judged on the cluster",
+                    judged.verdicts.len()
+                );
+            }
+            continue;
         }
         let verdicts = match intake::read(path) {
             Ok(content) => {
@@ -94,6 +148,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         &config.stages,
                         &resources,
                         checkpoints,
+                        slurm.as_ref(),
                     )
                 });
                 // A search that ran out of budget keeps its items for the

@@ -2,6 +2,7 @@
 //! and settle it: journal, outbox, and the file out of `.processing/`.
 
 use super::*;
+use crate::executor::Slurm;
 use crate::ledger::Checkpoints;
 
 /// A claimed file.
@@ -59,7 +60,7 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
             }
             // judge() catches panics per problem; this also covers parsing.
             // A panic escaping a rayon job would abort the whole daemon.
-            let verdicts = catch_unwind(AssertUnwindSafe(|| {
+            let judged = catch_unwind(AssertUnwindSafe(|| {
                 // Long proof games record their work items as they go: a
                 // file judged again after a crash goes on from there.
                 let checkpoints = Checkpoints {
@@ -68,16 +69,29 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
                     config: &settings.fingerprint,
                     file: &name,
                 };
-                pipeline::judge_file_with(
+                // Long proof games over the threshold go to the cluster
+                // when the configuration says so; a stop ends the wait.
+                let slurm = Slurm::from_config(&settings.config, Some(&d.stopping))
+                    .inspect_err(|e| tracing::warn!("executor: {e:#}; searching here"))
+                    .ok()
+                    .flatten();
+                let verdicts = pipeline::judge_file_with(
                     &name,
                     &bytes,
                     &settings.config.stages,
                     &d.resources,
                     Some(checkpoints),
-                )
-            }))
-            .map_err(|_| "internal error while reading this file".to_owned());
-            let _ = tx.send(Some(verdicts));
+                    slurm.as_ref(),
+                );
+                (verdicts, slurm.as_ref().is_some_and(Slurm::interrupted))
+            }));
+            let _ = tx.send(match judged {
+                // Cut short by the stop: left in .processing/ for the next
+                // start, which takes the cluster's results written by then.
+                Ok((_, true)) => None,
+                Ok((verdicts, false)) => Some(Ok(verdicts)),
+                Err(_) => Some(Err("internal error while reading this file".to_owned())),
+            });
         });
     }
     let verdicts = match rx.await.context("the solver pool dropped a job")? {

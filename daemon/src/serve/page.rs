@@ -13,6 +13,7 @@ use super::Params;
 use crate::config::VERDICT_WORDS;
 use crate::diagram::escape;
 use crate::html::none_or;
+use crate::journal::SearchProgress;
 
 /// Thumbnail width in the table, in CSS pixels (the diagram scaled down).
 const THUMB_WIDTH: f32 = 96.0;
@@ -135,6 +136,7 @@ pub fn table(params: &Params, filter: &Filter, page: &Page) -> String {
         if page.total == 1 { "" } else { "s" },
         page.page
     );
+    in_progress(&mut out, &page.in_progress);
     out.push_str(
         "<table class=\"problems\" id=\"problems\"><thead><tr><th>Diagram</th>\
          <th>Judged (UTC)</th><th>File</th><th>Id</th><th>Stipulation</th><th>Verdict</th>\
@@ -164,6 +166,53 @@ pub fn table(params: &Params, filter: &Filter, page: &Page) -> String {
         query_string(params, Some(page.page))
     );
     out
+}
+
+/// The searches under way, above the table: work items done of all and
+/// the time left at the rate so far; nothing when there are none.
+fn in_progress(out: &mut String, searches: &[SearchProgress]) {
+    if searches.is_empty() {
+        return;
+    }
+    out.push_str(
+        "<h2>In progress</h2>\n<table class=\"problems\" id=\"progress\"><thead><tr>\
+         <th>File</th><th>Id</th><th>Length</th><th>Work items done</th><th>Left</th>\
+         <th>Updated (UTC)</th></tr></thead>\n<tbody>\n",
+    );
+    for s in searches {
+        let percent = if s.items > 0 {
+            100.0 * s.done as f64 / s.items as f64
+        } else {
+            0.0
+        };
+        let left = s
+            .left_s
+            .map_or("unknown".to_owned(), |l| format!("about {}", duration(l)));
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td class=\"num\">{} plies</td>\
+             <td class=\"num\">{} of {} ({percent:.0} %)</td><td class=\"num\">{left}</td>\
+             <td>{}</td></tr>",
+            escape(&s.file),
+            escape(&s.problem_id),
+            s.plies,
+            s.done,
+            s.items,
+            escape(&s.updated)
+        );
+    }
+    out.push_str("</tbody></table>\n<h2>Verdicts</h2>\n");
+}
+
+/// Seconds as people read them: `42 s`, `7 min`, `3.5 h`.
+fn duration(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 7200.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
 }
 
 fn table_row(out: &mut String, row: &Row) {

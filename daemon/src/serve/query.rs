@@ -57,6 +57,9 @@ pub struct Page {
     pub page: u32,
     pub per_page: u32,
     pub rows: Vec<Row>,
+    /// Long proof-game searches under way (or cut short): their work
+    /// items done of all and the time left, from the journal's `progress`.
+    pub in_progress: Vec<crate::journal::SearchProgress>,
 }
 
 /// Everything the problem page shows.
@@ -165,6 +168,7 @@ pub fn page(conn: &Connection, filter: &Filter, page: u32) -> Result<Page> {
         page,
         per_page: PAGE_ROWS,
         rows,
+        in_progress: crate::journal::searches(conn)?,
     })
 }
 

@@ -348,3 +348,63 @@ fn the_server_answers_gets_only_with_scripts_forbidden() {
     stop.send(()).unwrap();
     server.join().unwrap().unwrap();
 }
+
+/// A long proof-game search under way shows above the table: its work
+/// items done of all and the time left; the JSON has it too. Gone with
+/// its checkpoints, once the verdict is recorded.
+#[test]
+fn a_search_in_progress_shows_its_items_done_and_time_left() {
+    use solvers::proofgame::{ItemKey, ItemResult};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("j.sqlite");
+    let journal = Journal::open(&db).unwrap();
+    let conn = journal::open_read_only(&db).unwrap();
+    let page = query::page(&conn, &Filter::default(), 1).unwrap();
+    let html = page::table(&Params::default(), &Filter::default(), &page);
+    assert!(!html.contains("In progress"), "{html}");
+
+    let progress = journal::Progress {
+        file: "<long>.fen",
+        problem_id: "long.1",
+    };
+    let result = ItemResult {
+        count: 0,
+        listed: true,
+        games: Vec::new(),
+    };
+    for index in 0..3 {
+        let key = ItemKey {
+            goal: 0,
+            plies: 31,
+            index,
+            of: 10,
+        };
+        // Spread in time, so that the rate so far gives a time left.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        journal
+            .record_work_item("job:cfg:0", &key, &result, &progress, None)
+            .unwrap();
+    }
+    let page = query::page(&conn, &Filter::default(), 1).unwrap();
+    let html = page::table(&Params::default(), &Filter::default(), &page);
+    assert!(html.contains("<h2>In progress</h2>"), "{html}");
+    assert!(
+        html.contains("<td>&lt;long&gt;.fen</td><td>long.1</td><td class=\"num\">31 plies</td>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<td class=\"num\">3 of 10 (30 %)</td><td class=\"num\">about "),
+        "{html}"
+    );
+    let json = serde_json::to_value(&page).unwrap();
+    let search = &json["in_progress"][0];
+    assert_eq!(
+        (search["done"].as_u64(), search["items"].as_u64()),
+        (Some(3), Some(10))
+    );
+    assert!(search["left_s"].as_f64().unwrap() > 0.0, "{json}");
+
+    journal.forget_work_items("job:cfg:").unwrap();
+    let page = query::page(&conn, &Filter::default(), 1).unwrap();
+    assert!(page.in_progress.is_empty());
+}
