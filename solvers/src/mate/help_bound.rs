@@ -39,6 +39,7 @@ pub(super) struct Tables {
     /// `[color][role][from][target]`: moves for a unit to attack `target`
     /// with its last move landing on the attacking square (at least one
     /// move): a mating knight or pawn must make the checking move itself.
+    /// Knights' and pawns' rows only; the others are `FAR`.
     check: Vec<u8>,
     /// `[color][role][king]`: the most squares of `king` and its
     /// neighbourhood one unit of that role covers from one square (a king
@@ -105,6 +106,7 @@ impl Tables {
         let mut attack = vec![FAR; 2 * 6 * 64 * 64];
         let mut cover = vec![0; 2 * 6 * 64];
         let mut promote = vec![FAR; 2 * 64];
+        let mut near = vec![[Bitboard::EMPTY; NEAR]; 2 * 6 * 64];
         let mut state_dist = Vec::with_capacity(2 * 6 * 64 * 6 * 64);
         // Every unit's one-move successors, made once: the searches below
         // ask for each of them hundreds of times, and making them anew
@@ -130,21 +132,41 @@ impl Tables {
                         * 64;
                     debug_assert_eq!(state_dist.len(), at_state);
                     state_dist.extend_from_slice(&dist);
+                    // The squares stood on and attacked at each distance,
+                    // as bitboards: a square's distance is the first level
+                    // that holds it. (Square by square, attacks included,
+                    // this was a quarter of a small one-shot solve.)
+                    let mut levels: Vec<(Bitboard, Bitboard)> = Vec::new();
                     for (state, &d) in dist.iter().enumerate() {
                         if d == FAR {
                             continue;
                         }
+                        let d = usize::from(d);
+                        if levels.len() <= d {
+                            levels.resize(d + 1, (Bitboard::EMPTY, Bitboard::EMPTY));
+                        }
                         let r = Role::ALL[state / 64];
                         let at = Square::new((state % 64) as u32);
-                        let i = index(color, role, from, at);
-                        reach[i] = reach[i].min(d);
-                        for target in empty_attacks(color, r, at) {
-                            let j = index(color, role, from, target);
-                            attack[j] = attack[j].min(d);
-                        }
+                        levels[d].0.add(at);
+                        levels[d].1 |= empty_attacks(color, r, at);
                         if role == Role::Pawn && r != Role::Pawn {
                             let p = (color as usize) * 64 + from.to_usize();
-                            promote[p] = promote[p].min(d);
+                            promote[p] = promote[p].min(d as u8);
+                        }
+                    }
+                    let row = index(color, role, from, Square::A1);
+                    let (mut stood, mut attacked) = (Bitboard::EMPTY, Bitboard::EMPTY);
+                    for (d, &(on, hits)) in levels.iter().enumerate() {
+                        for to in on & !stood {
+                            reach[row + to.to_usize()] = d as u8;
+                        }
+                        for target in hits & !attacked {
+                            attack[row + target.to_usize()] = d as u8;
+                        }
+                        stood |= on;
+                        attacked |= hits;
+                        if let Some(within) = near[row / 64].get_mut(d..) {
+                            within.iter_mut().for_each(|w| *w |= on);
                         }
                     }
                 }
@@ -160,9 +182,11 @@ impl Tables {
                 }
             }
         }
+        // Only knights and pawns give their mating check by a move of
+        // their own (see `check_cost`): the other roles' rows stay `FAR`.
         let mut check = vec![FAR; 2 * 6 * 64 * 64];
         for color in Color::ALL {
-            for role in Role::ALL {
+            for role in [Role::Knight, Role::Pawn] {
                 for from in Square::ALL {
                     for &(r, s) in succ(color, role, from) {
                         for target in Square::ALL {
@@ -174,18 +198,6 @@ impl Tables {
                 }
             }
         }
-        let near = reach
-            .chunks(64)
-            .map(|dist| {
-                let mut within = [Bitboard::EMPTY; NEAR];
-                for (to, &d) in dist.iter().enumerate() {
-                    for w in within.iter_mut().skip(usize::from(d)) {
-                        w.add(Square::new(to as u32));
-                    }
-                }
-                within
-            })
-            .collect();
         Tables {
             near,
             reach,
@@ -501,6 +513,61 @@ mod tests {
     use super::*;
 
     use crate::testing::position;
+
+    /// The tables built level by level with bitboards equal their
+    /// definitions taken square by square from the state distances.
+    #[test]
+    fn tables_match_their_definitions_from_state_distances() {
+        let t = tables();
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for from in Square::ALL {
+                    let states = || {
+                        Role::ALL.into_iter().flat_map(move |r| {
+                            Square::ALL
+                                .into_iter()
+                                .map(move |sq| (r, sq, t.state_dist(color, role, from, r, sq)))
+                        })
+                    };
+                    for to in Square::ALL {
+                        let reach = states()
+                            .filter(|&(_, sq, _)| sq == to)
+                            .map(|(_, _, d)| d)
+                            .min();
+                        assert_eq!(t.reach(color, role, from, to), reach.unwrap_or(FAR));
+                        let attack = states()
+                            .filter(|&(r, sq, d)| {
+                                d != FAR && empty_attacks(color, r, sq).contains(to)
+                            })
+                            .map(|(_, _, d)| d)
+                            .min();
+                        assert_eq!(t.attack(color, role, from, to), attack.unwrap_or(FAR));
+                        for d in 0..NEAR {
+                            let within = u32::from(t.reach(color, role, from, to)) <= d as u32;
+                            assert_eq!(t.near(color, role, from, d).contains(to), within);
+                        }
+                        if matches!(role, Role::Knight | Role::Pawn) {
+                            let check = successors(color, role, from)
+                                .into_iter()
+                                .map(|(r, s)| t.attack(color, r, s, to).saturating_add(1))
+                                .min();
+                            let i = index(color, role, from, to);
+                            assert_eq!(t.check[i], check.unwrap_or(FAR));
+                        }
+                    }
+                    let promote = (role == Role::Pawn)
+                        .then(|| states().filter(|&(r, _, _)| r != Role::Pawn))
+                        .into_iter()
+                        .flatten()
+                        .map(|(_, _, d)| d)
+                        .min();
+                    if role == Role::Pawn {
+                        assert_eq!(t.promote(color, from), promote.unwrap_or(FAR));
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn distances_on_an_empty_board() {

@@ -20,7 +20,7 @@ pub(super) struct Memo<V> {
 }
 
 /// Log2 of a [`Memo`]'s slots when it is made.
-const MEMO_START_BITS: u32 = 8;
+const MEMO_START_BITS: u32 = 4;
 
 impl<V: Clone> Memo<V> {
     pub fn new(bits: u32) -> Memo<V> {

@@ -154,8 +154,10 @@ pub(super) struct Enumeration<'a, 'b> {
     pub(super) harmless: &'a mut Vec<HarmlessBlock>,
     /// By whether pawns may capture, flight and roles
     /// (`(captures * 64 + sq) * HARMLESS_ROLES + roles`), each Black unit's
-    /// moves to block it in one of the roles, once asked for.
-    pub(super) block_rows: &'a mut Vec<Option<BlockRow>>,
+    /// moves to block it in one of the roles, once asked for. A map, not a
+    /// table of every key: a problem asks for a few dozen of the 16,384,
+    /// and a table's pages cost a one-shot solve more than the lookups.
+    pub(super) block_rows: &'a mut HashMap<usize, BlockRow>,
 }
 
 /// Role sets, as bits `1 << role as usize`.
@@ -393,7 +395,7 @@ impl Enumeration<'_, '_> {
         for (row, &(f, roles)) in costs.iter_mut().zip(blocks) {
             let slot = (usize::from(pawns_capture) * 64 + f.to_usize()) * HARMLESS_ROLES
                 + usize::from(roles);
-            *row = *self.block_rows[slot].get_or_insert_with(|| {
+            *row = *self.block_rows.entry(slot).or_insert_with(|| {
                 let mut row = [FAR; 16];
                 for (c, &(role, from)) in row.iter_mut().zip(self.black.units()) {
                     *c = block_dist(self.black.t, role, from, f, roles, pawns_capture);

@@ -17,6 +17,8 @@
 //! (see [`Enumeration::sole_check`]), a square with the roles that may
 //! stand there without parrying the mating check.
 
+use std::collections::HashMap;
+
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::help_bound::{castling_bonus, empty_attacks, tables, Tables, FAR, NEAR};
@@ -300,7 +302,7 @@ impl Pictures {
         let cheapest = black_min.cheapest_by_square();
         let mut all = Vec::new();
         let mut harmless = Vec::new();
-        let mut block_rows = vec![None; 2 * 64 * HARMLESS_ROLES];
+        let mut block_rows = HashMap::new();
         let mut steps = 0;
         for king in Square::ALL {
             let kd = king.distance(black_king);
