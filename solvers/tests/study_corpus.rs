@@ -88,7 +88,7 @@ fn every_study_has_its_published_status() {
         eprintln!("study_corpus: no stockfish here, the engine's part is not checked");
     }
     let rows = common::read_csv(&common::data("studies.csv"));
-    assert!(rows.len() >= 36, "the corpus is there");
+    assert!(rows.len() >= 38, "the corpus is there");
     // Issue 30 asks for thirty within five units (the tables' reach, as
     // the pipeline is bundled); the corpus is not there yet, so this keeps
     // at least what it has.
