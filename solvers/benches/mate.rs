@@ -90,6 +90,7 @@ fn main() {
     // The pipeline's table (`hash_mb` of the solve stage), made afresh per
     // problem in `help` mode.
     let one_shot_mb = solvers::stage::options::SolveOptions::default().hash_mb;
+    let recognizers = Arc::new(solvers::recognizer::Registry::new());
     println!(
         "{:<20} {:<7} {:>9} {:>9} {:>7} {:>12} {:>8}  result",
         "id", "stip", "cookd s", "ref s", "ratio", "nodes", "pictures"
@@ -134,7 +135,10 @@ fn main() {
             } else {
                 Arc::clone(&table)
             };
-            let mut solver = Solver::new(Some(started + budget)).with_table(table);
+            // The recognizers too, as the mate stage searches with them.
+            let mut solver = Solver::new(Some(started + budget))
+                .with_table(table)
+                .with_recognizers(Arc::clone(&recognizers));
             let outcome = solver.solve(&pos, stip);
             let stats = solver.stats();
             drop(solver);

@@ -46,7 +46,9 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
 use crate::checking::{checking_moves, gives_check, CheckInfo};
+use crate::recognizer::Registry;
 use crate::stipulation::{Goal, Stipulation};
+use crate::tablebase::Wdl;
 use crate::transposition::{payload, Table};
 use picture::{Costs, Pictures, Units};
 
@@ -113,6 +115,8 @@ pub struct Stats {
     pub tt_hits: u64,
     /// Helpmate mate pictures enumerated (0: none, or too many to use).
     pub pictures: u64,
+    /// Directmate nodes a recognizer proved to hold no win.
+    pub recognized: u64,
 }
 
 impl Stats {
@@ -120,6 +124,7 @@ impl Stats {
         self.nodes += other.nodes;
         self.tt_hits += other.tt_hits;
         self.pictures = self.pictures.max(other.pictures);
+        self.recognized += other.recognized;
     }
 }
 
@@ -178,6 +183,9 @@ pub struct Solver {
     /// A table to search with instead of fresh ones (see
     /// [`Solver::with_table`]).
     kept: Option<Arc<Table>>,
+    /// Endgame recognizers consulted in directmates (see
+    /// [`Solver::with_recognizers`]).
+    recognizers: Option<Arc<Registry>>,
     stats: Stats,
     pub(crate) out_of_time: bool,
     /// Set when the split this solver helps with is decided without it
@@ -250,6 +258,7 @@ impl Solver {
             shared,
             hash_mb: DEFAULT_HASH_MB,
             kept: None,
+            recognizers: None,
             stats: Stats::default(),
             out_of_time: false,
             cancels: Vec::new(),
@@ -272,6 +281,17 @@ impl Solver {
         self
     }
 
+    /// Consults `recognizers` at White's nodes of a directmate with five
+    /// units or fewer: a position they know to be a draw or a loss for
+    /// White holds no forced mate at any length, so its subtree is not
+    /// searched. Their answers are exact (each is verified over every
+    /// position of its material against a tablebase), for positions
+    /// without castling rights or en passant, as they were verified.
+    pub fn with_recognizers(mut self, recognizers: Arc<Registry>) -> Solver {
+        self.recognizers = Some(recognizers);
+        self
+    }
+
     /// Chooses how threads share the problem (default: [`Parallelism::Split`]).
     pub fn with_parallelism(mut self, parallelism: Parallelism) -> Solver {
         self.parallelism = parallelism;
@@ -290,6 +310,7 @@ impl Solver {
         helper.goal = self.goal;
         helper.cancels.clone_from(&self.cancels);
         helper.pictures.clone_from(&self.pictures);
+        helper.recognizers.clone_from(&self.recognizers);
         helper
     }
 
@@ -555,6 +576,10 @@ impl Solver {
         if self.mates() && pos.has_insufficient_material(mater) {
             return false;
         }
+        if genre == Genre::Direct && self.mates() && self.recognized_no_win(pos) {
+            self.stats.recognized += 1;
+            return false;
+        }
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0 ^ self.shared.salt;
         let known = self
             .shared
@@ -586,6 +611,19 @@ impl Solver {
         }
         self.shared.table.put(hash, entry.pack(), k);
         won
+    }
+
+    /// White, to move, cannot win `pos` at all: a recognizer knows it to
+    /// be a draw or a loss. Only where the recognizers were verified: five
+    /// units or fewer, no castling rights, no en passant.
+    fn recognized_no_win(&self, pos: &Chess) -> bool {
+        let Some(recognizers) = &self.recognizers else {
+            return false;
+        };
+        pos.board().occupied().count() <= 5
+            && pos.castles().castling_rights().is_empty()
+            && pos.ep_square(EnPassantMode::Legal).is_none()
+            && matches!(recognizers.recognize(pos), Some(Wdl::Draw | Wdl::Loss))
     }
 
     /// The search part of [`Solver::attack_wins`], without the table.

@@ -5,11 +5,12 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Position};
 
-use super::generate::{fen, mate_case};
+use super::generate::{fen, mate_case, recognizer_case};
 use super::reference::{direct_keys, help_lines, self_keys, Budget};
 use super::Rng;
 use crate::legality;
 use crate::mate::{Found, Parallelism, Solver};
+use crate::recognizer::Registry;
 use crate::transposition::Table;
 use crate::Stipulation;
 
@@ -51,6 +52,9 @@ impl Config {
 pub struct Summary {
     /// Cases judged by both sides.
     pub cases: u64,
+    /// Directmate nodes the production solver left unsearched because an
+    /// endgame recognizer knew them drawn or lost for White.
+    pub recognized_nodes: u64,
     /// Cases the reference could not finish within its node budget.
     pub skipped: u64,
     /// Cases where the reference found at least one key or line.
@@ -69,12 +73,13 @@ impl Summary {
     /// `N cases, M disagreements` (with the skipped count).
     pub fn line(&self) -> String {
         format!(
-            "{} cases, {} disagreements ({} with solutions, {} skipped: beyond the reference's nodes; {} planted helpmate lines)",
+            "{} cases, {} disagreements ({} with solutions, {} skipped: beyond the reference's nodes; {} planted helpmate lines; {} directmate nodes cut by recognizers)",
             self.cases + self.planted,
             self.disagreements.len(),
             self.with_solutions,
             self.skipped,
-            self.planted
+            self.planted,
+            self.recognized_nodes
         )
     }
 }
@@ -108,6 +113,7 @@ fn production(
     config: Config,
     kept: &Arc<Table>,
     pools: &Pools,
+    summary: &mut Summary,
 ) -> Result<Vec<String>, String> {
     let deadline = Some(Instant::now() + PRODUCTION_BUDGET);
     let (pool, solver) = match config {
@@ -129,9 +135,10 @@ fn production(
                 .with_parallelism(Parallelism::Lazy),
         ),
     };
-    let mut solver = solver;
-    let found = pool
-        .install(|| solver.solve(pos, stipulation))
+    let mut solver = solver.with_recognizers(Arc::clone(&pools.recognizers));
+    let found = pool.install(|| solver.solve(pos, stipulation));
+    summary.recognized_nodes += solver.stats().recognized;
+    let found = found
         .map_err(|e| e.to_string())?
         .map_err(|_| format!("unfinished within {PRODUCTION_BUDGET:?}"))?;
     let mut out: Vec<String> = match found {
@@ -155,6 +162,8 @@ const DRAWS_FOR_A_SOLUTION: usize = 20;
 struct Pools {
     one: rayon::ThreadPool,
     two: rayon::ThreadPool,
+    /// As the mate stage has them: every configuration searches with them.
+    recognizers: Arc<Registry>,
 }
 
 /// Fills `count` case slots from `seed`: each slot is one planted
@@ -167,6 +176,7 @@ pub fn run(seed: u64, count: u64, mut progress: impl FnMut(u64, &Summary)) -> Su
     let pools = Pools {
         one: pool(1),
         two: pool(2),
+        recognizers: Arc::new(Registry::new()),
     };
     let kept = Arc::new(Table::sized(16, 20));
     let mut summary = Summary::default();
@@ -177,6 +187,15 @@ pub fn run(seed: u64, count: u64, mut progress: impl FnMut(u64, &Summary)) -> Su
         if index % 4 == 0 {
             legality_of_game(&mut rng, &mut summary, seed, index);
         }
+        // The recognizers' pruning, on their own materials, drawn until
+        // one has a solution: a wrong cut only shows where there is a mate
+        // to lose, and random placements of these materials seldom have one.
+        for _ in 0..DRAWS_FOR_A_SOLUTION {
+            let (pos, stipulation) = recognizer_case(&mut rng);
+            if mate_check(&pos, stipulation, seed, index, &mut summary, &kept, &pools) {
+                break;
+            }
+        }
         let draws = if rng.chance(50) {
             DRAWS_FOR_A_SOLUTION
         } else {
@@ -184,22 +203,7 @@ pub fn run(seed: u64, count: u64, mut progress: impl FnMut(u64, &Summary)) -> Su
         };
         for _ in 0..draws {
             let (pos, stipulation) = mate_case(&mut rng);
-            let Some(want) = reference(&pos, stipulation) else {
-                summary.skipped += 1;
-                continue;
-            };
-            // The configurations go round case by case, whatever the draws.
-            let config = Config::ALL[(summary.cases % Config::ALL.len() as u64) as usize];
-            let got = production(&pos, stipulation, config, &kept, &pools);
-            summary.cases += 1;
-            summary.with_solutions += u64::from(!want.is_empty());
-            if got.as_ref() != Ok(&want) {
-                summary.disagreements.push(format!(
-                    "seed {seed} case {index} {config:?}: {} ; {stipulation}: reference {want:?}, production {got:?}",
-                    fen(&pos)
-                ));
-            }
-            if !want.is_empty() {
+            if mate_check(&pos, stipulation, seed, index, &mut summary, &kept, &pools) {
                 break;
             }
         }
@@ -208,6 +212,35 @@ pub fn run(seed: u64, count: u64, mut progress: impl FnMut(u64, &Summary)) -> Su
         }
     }
     summary
+}
+
+/// One mate case judged by both solvers (the configurations go round case
+/// by case); true when the reference found a solution. A case beyond the
+/// reference's nodes is counted as skipped.
+fn mate_check(
+    pos: &Chess,
+    stipulation: Stipulation,
+    seed: u64,
+    index: u64,
+    summary: &mut Summary,
+    kept: &Arc<Table>,
+    pools: &Pools,
+) -> bool {
+    let Some(want) = reference(pos, stipulation) else {
+        summary.skipped += 1;
+        return false;
+    };
+    let config = Config::ALL[(summary.cases % Config::ALL.len() as u64) as usize];
+    let got = production(pos, stipulation, config, kept, pools, summary);
+    summary.cases += 1;
+    summary.with_solutions += u64::from(!want.is_empty());
+    if got.as_ref() != Ok(&want) {
+        summary.disagreements.push(format!(
+            "seed {seed} case {index} {config:?}: {} ; {stipulation}: reference {want:?}, production {got:?}",
+            fen(pos)
+        ));
+    }
+    !want.is_empty()
 }
 
 /// A helpmate with a planted solution (a random line that happens to
@@ -242,7 +275,7 @@ fn planted_help(
         .join(" ");
     let config = Config::ALL[index as usize % Config::ALL.len()];
     summary.planted += 1;
-    let got = production(&pos, stipulation, config, kept, pools);
+    let got = production(&pos, stipulation, config, kept, pools, summary);
     if !got.as_ref().is_ok_and(|lines| lines.contains(&line)) {
         summary.disagreements.push(format!(
             "seed {seed} case {index} {config:?}: {} ; {stipulation}: the planted solution {line} is missing, production {got:?}",

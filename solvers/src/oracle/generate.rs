@@ -477,3 +477,64 @@ fn playable(board: Board, turn: Color, castling: Bitboard) -> Option<Chess> {
 pub fn fen(pos: &Chess) -> String {
     shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
+
+/// The materials the endgame recognizers answer for, in both orientations
+/// (White's units first): the mate solver prunes with them, so the oracle
+/// draws directmates of exactly these materials.
+const RECOGNIZED: [&str; 18] = [
+    "KPvK", "KvKP", "KBPvK", "KvKBP", "KNNvK", "KPvKP", "KBvKP", "KPvKB", "KBvKN", "KNvKB",
+    "KBvKB", "KNvKN", "KRPvKR", "KRvKRP", "KBNvKN", "KNvKBN", "KBBvK", "KNvK",
+];
+
+/// A directmate (`#2`, or `#3` with four units or fewer) whose position has
+/// one of the recognizers' materials, White to move, the Black king on the
+/// edge three times in four (where mates are).
+pub fn recognizer_case(rng: &mut Rng) -> (Chess, Stipulation) {
+    let key = RECOGNIZED[rng.below(RECOGNIZED.len())];
+    let (white, black) = key.split_once('v').expect("keys are WvB");
+    let units: Vec<Piece> = white
+        .chars()
+        .map(|c| (Color::White, c))
+        .chain(black.chars().map(|c| (Color::Black, c)))
+        .map(|(color, c)| {
+            let role = Role::from_char(c.to_ascii_lowercase()).expect("piece letters");
+            role.of(color)
+        })
+        .collect();
+    let moves = if units.len() <= 4 && rng.chance(50) {
+        3
+    } else {
+        2
+    };
+    let stipulation = Stipulation::Direct {
+        moves,
+        goal: Goal::Mate,
+    };
+    loop {
+        let edge = rng.chance(75);
+        let mut board = Board::empty();
+        for &unit in &units {
+            let sq = loop {
+                let sq = Square::new(rng.below(64) as u32);
+                let on_edge =
+                    matches!(sq.file().to_u32(), 0 | 7) || matches!(sq.rank().to_u32(), 0 | 7);
+                let pawn_ok = unit.role != Role::Pawn || (8..56).contains(&sq.to_u32());
+                let edge_ok = !(edge && unit == Piece::from_char('k').expect("k")) || on_edge;
+                if board.piece_at(sq).is_none() && pawn_ok && edge_ok {
+                    break sq;
+                }
+            };
+            board.set_piece_at(sq, unit);
+        }
+        let setup = Setup {
+            board,
+            turn: Color::White,
+            ..Setup::empty()
+        };
+        if let Ok(pos) = Chess::from_setup(setup, CastlingMode::Standard) {
+            if !pos.legal_moves().is_empty() {
+                return (pos, stipulation);
+            }
+        }
+    }
+}

@@ -56,6 +56,7 @@ pub fn run(
     let deadline = Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0));
     let mut solver = Solver::with_hash(Some(deadline), options.hash_mb)
         .with_table(Arc::clone(resources.search_table(options.hash_mb)))
+        .with_recognizers(Arc::clone(resources.recognizers()))
         .with_parallelism(options.parallel.to_solver());
     let (found, unfinished) = match solver.solve(&pos, problem.stipulation) {
         Ok(Ok(found)) => (found, None),

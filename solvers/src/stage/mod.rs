@@ -27,6 +27,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::recognizer::Registry;
 use crate::tablebase::syzygy::{OpenError, SyzygyTables};
 use crate::tablebase::DtmTables;
 use crate::transposition::Table;
@@ -50,6 +51,7 @@ pub use options::Stage;
 #[derive(Debug, Default)]
 pub struct Resources {
     search: OnceLock<Arc<Table>>,
+    recognizers: OnceLock<Arc<Registry>>,
     dtm: Mutex<Vec<Arc<DtmTables>>>,
     syzygy: Mutex<Vec<(PathBuf, Arc<SyzygyTables>)>>,
 }
@@ -59,6 +61,12 @@ impl Resources {
     pub fn search_table(&self, hash_mb: u64) -> &Arc<Table> {
         self.search
             .get_or_init(|| Arc::new(Table::sized(hash_mb, u32::MAX)))
+    }
+
+    /// The endgame recognizers, made on first use (the KPK bitbase inside
+    /// is built once and shared by every problem after).
+    pub fn recognizers(&self) -> &Arc<Registry> {
+        self.recognizers.get_or_init(|| Arc::new(Registry::new()))
     }
 
     /// The DTM tables in `dir`, opened on first use. (A configuration
