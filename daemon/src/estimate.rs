@@ -19,8 +19,9 @@ use crate::intake;
 use crate::pipeline;
 
 /// Work items searched for the estimate: this fraction of each length's,
-/// and at least `LEAST` (on the corpus, 5 % took a tenth to a third of the
-/// search's time on rows over 0.1 s; see solvers/tests/proofgame_estimate.rs).
+/// and at least `LEAST` (on the corpus, 5 % took a third to all of the
+/// search's time on rows of 0.1 to 1 s; see
+/// solvers/tests/proofgame_estimate.rs).
 pub const FRACTION: f64 = 0.05;
 pub const LEAST: usize = 8;
 
