@@ -5,7 +5,7 @@
 //! a batch of whole files (`batch.json`), it judges file I and writes its
 //! verdicts to `DIR/verdicts-I.json`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -75,19 +75,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if dir.join(executor::BATCH_FILE).exists() {
         return judge_file(&args, share);
     }
-    let task: Task = serde_json::from_slice(
-        &std::fs::read(dir.join(executor::TASK_FILE))
-            .with_context(|| format!("cannot read the task in {}", dir.display()))?,
-    )
-    .context("the task description")?;
-    let version = env!("CARGO_PKG_VERSION");
-    if task.version != version {
-        bail!(
-            "the task was written by cookd {}, this is cookd {version}: every node needs the \
-             submitter's cookd",
-            task.version
-        );
-    }
+    let task: Task = read_description(dir, executor::TASK_FILE, "task", |t: &Task| &t.version)?;
     if share >= task.tasks {
         bail!("share {share}: the task has {} shares", task.tasks);
     }
@@ -136,7 +124,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut items = ledger.found.into_inner().unwrap_or_else(|e| e.into_inner());
     items.sort_by_key(|r| (r.goal, r.plies, r.index));
     let result = ShareResult {
-        version: version.to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
         fingerprint: task.fingerprint.clone(),
         index: task.index,
         share,
@@ -174,24 +162,38 @@ fn task_config(args: &Args, fingerprint: &str) -> Result<Config> {
     Ok(config)
 }
 
+/// Reads the description `file` (a task or a batch, `what`) in `dir`,
+/// refusing one another cookd wrote: a node with another build would
+/// count differently.
+fn read_description<T: serde::de::DeserializeOwned>(
+    dir: &Path,
+    file: &str,
+    what: &str,
+    version: impl Fn(&T) -> &str,
+) -> Result<T> {
+    let description: T = serde_json::from_slice(
+        &std::fs::read(dir.join(file))
+            .with_context(|| format!("cannot read the {what} in {}", dir.display()))?,
+    )
+    .with_context(|| format!("the {what} description"))?;
+    let ours = env!("CARGO_PKG_VERSION");
+    let theirs = version(&description);
+    if theirs != ours {
+        bail!(
+            "the {what} was written by cookd {theirs}, this is cookd {ours}: every node needs \
+             the submitter's cookd"
+        );
+    }
+    Ok(description)
+}
+
 /// One task of a batch of whole files: judges file `k` as `cookd solve`
 /// does and writes its verdicts, rendered in every format, to
 /// `verdicts-K.json`.
 fn judge_file(args: &Args, k: usize) -> Result<ExitCode> {
     let dir = &args.dir;
-    let batch: Batch = serde_json::from_slice(
-        &std::fs::read(dir.join(executor::BATCH_FILE))
-            .with_context(|| format!("cannot read the batch in {}", dir.display()))?,
-    )
-    .context("the batch description")?;
-    let version = env!("CARGO_PKG_VERSION");
-    if batch.version != version {
-        bail!(
-            "the batch was written by cookd {}, this is cookd {version}: every node needs the \
-             submitter's cookd",
-            batch.version
-        );
-    }
+    let batch: Batch =
+        read_description(dir, executor::BATCH_FILE, "batch", |b: &Batch| &b.version)?;
     let name = batch
         .files
         .get(k)
@@ -218,7 +220,7 @@ fn judge_file(args: &Args, k: usize) -> Result<ExitCode> {
         });
     }
     let result = FileVerdicts {
-        version: version.to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
         fingerprint: batch.fingerprint.clone(),
         file: k,
         verdicts: rendered,
