@@ -88,20 +88,18 @@ fn a_proof_game_on_slurm_equals_a_local_run_and_failed_tasks_are_resubmitted() {
         solve(dir.path(), "slurm.yaml", &[("COOKD_WORK_FAIL_ONCE", "1")]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(on_slurm, local, "{stderr}");
-    for part in [
-        ": 4 task(s) of 4 in ",
-        "task(s) 1 left no result; submitted again (1 of 2)",
-        ": 1 task(s) of 4 in ",
-        "4 of 4 task(s) done on the cluster",
-    ] {
-        assert!(stderr.contains(part), "{part}: {stderr}");
-    }
+    says(
+        &stderr,
+        &[
+            ": 4 task(s) of 4 in ",
+            "task(s) 1 left no result; submitted again (1 of 2)",
+            ": 1 task(s) of 4 in ",
+            "4 of 4 task(s) done on the cluster",
+        ],
+    );
     // The verdict is final: the task folder and the journal's items are
     // dropped.
-    let left: Vec<_> = std::fs::read_dir(dir.path().join("spool"))
-        .unwrap()
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    spool_is_empty(dir.path());
     println!("local run {local_s:.1} s; on Slurm (4 tasks, one submitted twice) {slurm_s:.1} s");
     println!("{stderr}");
 
@@ -117,13 +115,14 @@ fn a_proof_game_on_slurm_equals_a_local_run_and_failed_tasks_are_resubmitted() {
     let (out, here, held_s) = solve(dir.path(), "held.yaml", &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(here, local_short, "{stderr}");
-    for part in [
-        "cancelled: no task started within queue_limit_s",
-        "0 of 2 task(s) done on the cluster",
-        "; the rest is done here",
-    ] {
-        assert!(stderr.contains(part), "{part}: {stderr}");
-    }
+    says(
+        &stderr,
+        &[
+            "cancelled: no task started within queue_limit_s",
+            "0 of 2 task(s) done on the cluster",
+            "; the rest is done here",
+        ],
+    );
     let job: String = stderr
         .split("Slurm job ")
         .nth(1)
@@ -263,14 +262,15 @@ fn the_executor_with_stand_ins_for_slurm_equals_a_local_run() {
     let (out, on_slurm, _) = solve(dir.path(), "slurm.yaml", &env);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(on_slurm, local, "{stderr}");
-    for part in [
-        "Slurm job 42: 3 task(s) of 3 in ",
-        "task(s) 1 left no result; submitted again (1 of 2)",
-        "Slurm job 42: 1 task(s) of 3 in ",
-        "3 of 3 task(s) done on the cluster",
-    ] {
-        assert!(stderr.contains(part), "{part}: {stderr}");
-    }
+    says(
+        &stderr,
+        &[
+            "Slurm job 42: 3 task(s) of 3 in ",
+            "task(s) 1 left no result; submitted again (1 of 2)",
+            "Slurm job 42: 1 task(s) of 3 in ",
+            "3 of 3 task(s) done on the cluster",
+        ],
+    );
     // A cluster that refuses the array: searched here, the same verdict.
     let refused = format!(
         "{STAGES}executor: {{kind: slurm, spool: spool, min_seconds: 0, \
@@ -280,14 +280,15 @@ fn the_executor_with_stand_ins_for_slurm_equals_a_local_run() {
     let (out, here, _) = solve(dir.path(), "refused.yaml", &env[..1]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(here, local, "{stderr}");
-    for part in [
-        "sbatch refused the job array: sbatch: error: Batch job submission failed",
-        "0 of 16 task(s) done on the cluster",
-        "; the rest is done here",
-        "0 work items from the cluster",
-    ] {
-        assert!(stderr.contains(part), "{part}: {stderr}");
-    }
+    says(
+        &stderr,
+        &[
+            "sbatch refused the job array: sbatch: error: Batch job submission failed",
+            "0 of 16 task(s) done on the cluster",
+            "; the rest is done here",
+            "0 work items from the cluster",
+        ],
+    );
 }
 
 /// A tourney's entries: a sound #2, a proof game and an unreadable file.
@@ -358,19 +359,17 @@ fn whole_files_on_the_cluster_equal_a_local_run() {
     let (status, on_slurm, stderr) = solve_entries(dir.path(), "slurm.yaml", &env);
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!((status, &on_slurm), (1, &local), "{stderr}");
-    for part in [
-        ": 3 task(s) of 3 in ",
-        "task(s) 1 left no result; submitted again (1 of 2)",
-        "3 of 3 task(s) done on the cluster",
-        "entries/c.fen: 1 problem(s) judged on the cluster",
-    ] {
-        assert!(stderr.contains(part), "{part}: {stderr}");
-    }
+    says(
+        &stderr,
+        &[
+            ": 3 task(s) of 3 in ",
+            "task(s) 1 left no result; submitted again (1 of 2)",
+            "3 of 3 task(s) done on the cluster",
+            "entries/c.fen: 1 problem(s) judged on the cluster",
+        ],
+    );
     // Every file judged: the task folder is gone.
-    let left: Vec<_> = std::fs::read_dir(dir.path().join("spool"))
-        .unwrap()
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    spool_is_empty(dir.path());
     println!("three files, one task each (one submitted twice): {seconds:.1} s\n{stderr}");
 }
 
@@ -414,4 +413,17 @@ fn work_refuses_another_builds_task_and_shares_out_of_range() {
         "{stderr}"
     );
     assert!(!dir.path().join("share-2.json").exists());
+}
+
+/// Every one of `parts` is in `stderr`.
+fn says(stderr: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(stderr.contains(part), "{part}: {stderr}");
+    }
+}
+
+/// The verdict is final: the task folders on the spool are gone.
+fn spool_is_empty(dir: &std::path::Path) {
+    let left: Vec<_> = std::fs::read_dir(dir.join("spool")).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }

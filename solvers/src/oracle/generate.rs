@@ -519,7 +519,7 @@ pub fn recognizer_case(rng: &mut Rng) -> (Chess, Stipulation) {
                 let on_edge =
                     matches!(sq.file().to_u32(), 0 | 7) || matches!(sq.rank().to_u32(), 0 | 7);
                 let pawn_ok = unit.role != Role::Pawn || (8..56).contains(&sq.to_u32());
-                let edge_ok = !(edge && unit == Piece::from_char('k').expect("k")) || on_edge;
+                let edge_ok = !(edge && unit == Role::King.of(Color::Black)) || on_edge;
                 if board.piece_at(sq).is_none() && pawn_ok && edge_ok {
                     break sq;
                 }

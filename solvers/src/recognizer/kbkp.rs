@@ -20,7 +20,7 @@
 //! incorrect, 14,747,798 of 16,039,534 draws, 92.0 %).
 
 use shakmaty::attacks::{between, bishop_attacks, king_attacks, pawn_attacks, ray};
-use shakmaty::{Bitboard, Chess, Color, Position, Rank, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role, Square};
 
 use crate::tablebase::Wdl;
 
@@ -54,7 +54,8 @@ pub(super) fn recognize(pos: &Chess, bishop_side: Color) -> Option<Wdl> {
 /// bishop side may have a mate there, and a move that lets the king out
 /// does not show it.
 fn holds_within(pos: &Chess, bishop_side: Color, depth: u32) -> bool {
-    if holds(pos, bishop_side) {
+    let moves = pos.legal_moves();
+    if holds(pos, bishop_side, &moves) {
         return true;
     }
     let board = pos.board();
@@ -63,7 +64,7 @@ fn holds_within(pos: &Chess, bishop_side: Color, depth: u32) -> bool {
         (Some(king), Some(pawn)) if depth > 0 && !boxed(king, pawn) => {}
         _ => return false,
     }
-    pos.legal_moves().iter().any(|m| {
+    moves.iter().any(|m| {
         let mut after = pos.clone();
         after.play_unchecked(*m);
         let replies = after.legal_moves();
@@ -76,8 +77,9 @@ fn holds_within(pos: &Chess, bishop_side: Color, depth: u32) -> bool {
     })
 }
 
-/// The bishop side, to move, stops the pawn for good and cannot mate.
-fn holds(pos: &Chess, bishop_side: Color) -> bool {
+/// The bishop side, to move (its legal `moves`), stops the pawn for good
+/// and cannot mate.
+fn holds(pos: &Chess, bishop_side: Color, moves: &MoveList) -> bool {
     let board = pos.board();
     let pawn_side = !bishop_side;
     let (Some(pawn), Some(bishop), Some(bishop_king), Some(pawn_king)) = (
@@ -91,7 +93,6 @@ fn holds(pos: &Chess, bishop_side: Color) -> bool {
     if boxed(pawn_king, pawn) {
         return false;
     }
-    let moves = pos.legal_moves();
     if moves.iter().any(|m| m.to() == pawn) {
         return true;
     }
