@@ -1,9 +1,9 @@
 //! pipeline.yaml: the daemon's configuration parser (its own file, included
 //! by path: the daemon is a binary crate), then printing the effective
 //! configuration and reading it back, which must succeed.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
-#[path = "../../../daemon/src/config.rs"]
+#[path = "../../../daemon/src/config/mod.rs"]
 mod config;
 
 fn main() {
