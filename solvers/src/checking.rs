@@ -259,7 +259,7 @@ pub fn is_checkmate(pos: &Chess) -> bool {
 /// Units standing alone between one of `snipers`' sliders and `king`
 /// (of either colour): ours pinned when the snipers are theirs, ours
 /// discovering check when the snipers are ours.
-fn lone_blockers(pos: &Chess, snipers: Color, king: Square) -> Bitboard {
+pub(crate) fn lone_blockers(pos: &Chess, snipers: Color, king: Square) -> Bitboard {
     let board = pos.board();
     let lines = attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()
         | attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens();
@@ -274,7 +274,12 @@ fn lone_blockers(pos: &Chess, snipers: Color, king: Square) -> Bitboard {
 }
 
 /// A pawn's pushes and captures from `from` (en passant aside).
-fn pawn_steps(turn: Color, from: Square, occupied: Bitboard, theirs: Bitboard) -> Bitboard {
+pub(crate) fn pawn_steps(
+    turn: Color,
+    from: Square,
+    occupied: Bitboard,
+    theirs: Bitboard,
+) -> Bitboard {
     let forward = |sq: Square| sq.offset(if turn.is_white() { 8 } else { -8 });
     let mut steps = attacks::pawn_attacks(turn, from) & theirs;
     if let Some(one) = forward(from).filter(|&sq| !occupied.contains(sq)) {

@@ -13,7 +13,7 @@
 //! | proof games | [`proofgame`] |
 //! | endgame tables, studies | [`tablebase`], [`recognizer`], [`engine`] |
 //! | the verdict and its words | [`verdict`] |
-//! | shared search machinery | [`transposition`] (the transposition table), [`checking`] (which moves give check) |
+//! | shared search machinery | [`transposition`] (the transposition table), [`checking`] (which moves give check), [`stalemating`] (which moves may stalemate) |
 //! | a reference to test against | [`oracle`] |
 
 pub mod checking;
@@ -25,6 +25,7 @@ pub mod problem;
 pub mod proofgame;
 pub mod recognizer;
 pub mod stage;
+pub mod stalemating;
 pub mod stipulation;
 pub mod tablebase;
 #[cfg(any(test, feature = "testing"))]

@@ -41,7 +41,7 @@ impl Goal {
     pub fn reached(self, pos: &Chess) -> bool {
         match self {
             Goal::Mate => crate::checking::is_checkmate(pos),
-            Goal::Stalemate => !pos.is_check() && pos.legal_moves().is_empty(),
+            Goal::Stalemate => crate::stalemating::is_stalemate(pos),
         }
     }
 

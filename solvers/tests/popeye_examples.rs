@@ -160,12 +160,18 @@ fn run(select: impl Fn(&Problem) -> bool) -> BTreeMap<String, Outcome> {
     let expected = expected();
     let mut outcomes = BTreeMap::new();
     let mut slowest = (Duration::ZERO, String::new());
+    // POPEYE_ONLY=text keeps the twins whose name holds it (a long run of
+    // one file or entry, by hand).
+    let only = std::env::var("POPEYE_ONLY").unwrap_or_default();
     for (file, problem) in problems().0.into_iter().filter(|(_, p)| select(p)) {
         let label = problem
             .twin
             .as_ref()
             .map_or("a".to_owned(), |t| t.label.clone());
         let name = format!("{file} entry {} twin {label}", problem.origin.entry);
+        if !name.contains(&only) {
+            continue;
+        }
         let key = (file.clone(), problem.origin.entry, label);
         let Some(row) = expected.get(&key) else {
             outcomes.insert(name, Outcome::NoReference);
@@ -189,6 +195,7 @@ fn run(select: impl Fn(&Problem) -> bool) -> BTreeMap<String, Outcome> {
             .collect();
         let started = Instant::now();
         let solved = solve(&problem);
+        println!("{name}: {:.2} s", started.elapsed().as_secs_f64());
         slowest = slowest.max((started.elapsed(), name.clone()));
         let outcome = match solved {
             None => Outcome::OutOfTime,

@@ -206,9 +206,9 @@ impl Solver {
             }
             return false;
         }
-        // White's mating move must give check.
+        // White's mating move must give check; few moves can stalemate.
         let mut moves = MoveList::new();
-        candidate_moves(pos, left == 1 && self.mates(), &mut moves);
+        candidate_moves(pos, (left == 1).then_some(self.goal), &mut moves);
         // Most moves lose every picture; finding that out before playing
         // them saves the copies, and the child filters only the pictures
         // the move may keep. The last ply's children are judged by mate.

@@ -47,6 +47,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Positi
 
 use crate::checking::{checking_moves, gives_check, CheckInfo};
 use crate::recognizer::Registry;
+use crate::stalemating::StalemateTest;
 use crate::stipulation::{Goal, Stipulation};
 use crate::tablebase::Wdl;
 use crate::transposition::{payload, Table};
@@ -521,8 +522,14 @@ impl Solver {
             // that does not refutes. Only checks can mate.
             let all_check =
                 info.is_some_and(|info| replies.iter().all(|b| gives_check(pos, &info, b)));
+            // A reply that surely does not stalemate refutes as well.
+            let stalemating = match self.goal {
+                Goal::Mate => None,
+                Goal::Stalemate => StalemateTest::new(pos),
+            };
             return ControlFlow::Break(
                 (all_check || !self.mates())
+                    && stalemating.is_none_or(|test| replies.iter().all(|b| test.may_stalemate(b)))
                     && replies.iter().all(|b| {
                         let mut next = pos.clone();
                         next.play_unchecked(*b);
@@ -634,8 +641,8 @@ impl Solver {
 
     /// The search part of [`Solver::attack_wins`], without the table.
     fn attack_moves_win(&mut self, pos: &Chess, k: u8, genre: Genre) -> bool {
-        // Only a checking move can mate.
-        let last = genre == Genre::Direct && k == 1 && self.mates();
+        // Only a checking move can mate (and few moves can stalemate).
+        let last = (genre == Genre::Direct && k == 1).then_some(self.goal);
         let mut moves = MoveList::new();
         candidate_moves(pos, last, &mut moves);
         promote(&mut moves, self.killer_attack[usize::from(k)]);
@@ -672,11 +679,23 @@ fn salt(pos: &Chess, stipulation: Stipulation) -> u64 {
     )
 }
 
-/// The moves worth trying from `pos`, into `moves`: only the checking ones
-/// when the move must mate (`mates`), else every legal move.
-fn candidate_moves(pos: &Chess, mates: bool, moves: &mut MoveList) {
-    match mates.then(|| CheckInfo::new(pos)).flatten() {
-        Some(info) => checking_moves(pos, &info, moves),
+/// The moves worth trying from `pos`, into `moves`: when the move must
+/// reach `goal` at once (`last`), only the checking ones for mate and those
+/// that may stalemate for stalemate; else every legal move.
+fn candidate_moves(pos: &Chess, last: Option<Goal>, moves: &mut MoveList) {
+    match last {
+        Some(Goal::Mate) => match CheckInfo::new(pos) {
+            Some(info) => checking_moves(pos, &info, moves),
+            None => *moves = pos.legal_moves(),
+        },
+        Some(Goal::Stalemate) => match StalemateTest::new(pos) {
+            Some(test) if test.hopeless() => moves.clear(),
+            Some(test) => {
+                *moves = pos.legal_moves();
+                moves.retain(|m| test.may_stalemate(m));
+            }
+            None => *moves = pos.legal_moves(),
+        },
         None => *moves = pos.legal_moves(),
     }
 }
