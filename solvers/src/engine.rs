@@ -16,8 +16,9 @@ use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
+use crate::recognizer::Registry;
 use crate::tablebase::study::{key, ply_label, MainLine};
-use crate::tablebase::Wdl;
+use crate::tablebase::{Material, Wdl};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -251,6 +252,11 @@ pub struct EngineFinding {
     /// alternative is likely a transposition or a waste of time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comes_back: Option<String>,
+    /// The verified endgame recognizer that knows the position after the
+    /// alternative, and its value: the finding is then exact, not
+    /// suspected (it still does not decide the verdict).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recognizer: Option<String>,
 }
 
 impl std::fmt::Display for EngineFinding {
@@ -274,6 +280,9 @@ impl std::fmt::Display for EngineFinding {
         if let Some(back) = &self.comes_back {
             write!(f, "; the line comes back to {back}")?;
         }
+        if let Some(recognizer) = &self.recognizer {
+            write!(f, "; exact: the recognizer {recognizer}")?;
+        }
         Ok(())
     }
 }
@@ -290,19 +299,44 @@ pub struct EngineReport {
     pub findings: Vec<EngineFinding>,
 }
 
-/// Whether a score keeps the study's claim for the side that got it: a
-/// win for `+`, at least a draw for `=`.
-fn keeps(score: Score, claimed: Wdl) -> bool {
+/// Whether a result for White keeps the study's claim: a win for `+`, at
+/// least a draw for `=`.
+fn keeps(white_value: Wdl, claimed: Wdl) -> bool {
     match claimed {
-        Wdl::Win => score.wdl() == Wdl::Win,
-        _ => score.wdl() != Wdl::Loss,
+        Wdl::Win => white_value == Wdl::Win,
+        _ => white_value != Wdl::Loss,
     }
+}
+
+/// The mover's result after its move `uci` from `pos`, when a verified
+/// endgame recognizer knows it, and the recognizer's name: exact where the
+/// engine only scores. Positions with castling rights or an en passant
+/// capture are left to the engine (the recognizers were verified without).
+fn recognized(pos: &Chess, uci: &str, recognizers: &Registry) -> Option<(Wdl, &'static str)> {
+    let m = uci.parse::<UciMove>().ok()?.to_move(pos).ok()?;
+    let mut child = pos.clone();
+    child.play_unchecked(m);
+    if !child.castles().is_empty() || child.ep_square(EnPassantMode::Legal).is_some() {
+        return None;
+    }
+    let name = recognizers
+        .by_material(&Material::of(child.board()))?
+        .name();
+    Some((recognizers.recognize(&child)?.flip(), name))
 }
 
 /// The engine check of one main-line ply: alternatives to a White move
 /// that still keep the claim, or Black moves that break it where the
-/// author's does not.
-pub fn judge_ply(line: &MainLine, ply: usize, lines: &[Line], claimed: Wdl) -> Vec<EngineFinding> {
+/// author's does not. Where a verified recognizer knows the position after
+/// a move, its value replaces the engine's score: a finding it contradicts
+/// is dropped, one it confirms says so.
+pub fn judge_ply(
+    line: &MainLine,
+    ply: usize,
+    lines: &[Line],
+    claimed: Wdl,
+    recognizers: Option<&Registry>,
+) -> Vec<EngineFinding> {
     let pos = &line.positions[ply];
     let played_uci = UciMove::from_move(line.moves[ply], CastlingMode::Standard).to_string();
     let Some(played) = lines.iter().find(|l| l.pv[0] == played_uci) else {
@@ -310,13 +344,21 @@ pub fn judge_ply(line: &MainLine, ply: usize, lines: &[Line], claimed: Wdl) -> V
     };
     let white = pos.turn() == Color::White;
     let index = line.index();
-    let for_white = |s: Score| if white { s } else { s.flip() };
+    // Each move's result for White, and the recognizer that knew it.
+    let value = |l: &Line| {
+        let (mover, by) = recognizers
+            .and_then(|r| recognized(pos, &l.pv[0], r))
+            .map_or((l.score.wdl(), None), |(w, name)| (w, Some(name)));
+        (if white { mover } else { mover.flip() }, by)
+    };
+    let (played_value, _) = value(played);
     let mut out = Vec::new();
     for l in lines.iter().filter(|l| l.pv[0] != played_uci) {
+        let (alternative_value, recognizer) = value(l);
         let suspicious = if white {
-            keeps(l.score, claimed)
+            keeps(alternative_value, claimed)
         } else {
-            keeps(for_white(played.score), claimed) && !keeps(for_white(l.score), claimed)
+            keeps(played_value, claimed) && !keeps(alternative_value, claimed)
         };
         if !suspicious {
             continue;
@@ -337,6 +379,7 @@ pub fn judge_ply(line: &MainLine, ply: usize, lines: &[Line], claimed: Wdl) -> V
             depth: l.depth,
             line: san.join(" "),
             comes_back,
+            recognizer: recognizer.map(|name| format!("{name} says {alternative_value} for White")),
         });
     }
     out
@@ -392,13 +435,14 @@ pub fn check_line(
     plies: &[usize],
     claimed: Wdl,
     limit: Limit,
+    recognizers: Option<&Registry>,
 ) -> Result<EngineReport, EngineError> {
     let per_ply: Vec<Result<Vec<EngineFinding>, EngineError>> = plies
         .par_iter()
         .map(|&ply| {
             let mut engine = Engine::start(path)?;
             let lines = engine.score_moves(&line.positions[ply], limit)?;
-            Ok(judge_ply(line, ply, &lines, claimed))
+            Ok(judge_ply(line, ply, &lines, claimed, recognizers))
         })
         .collect();
     let mut findings = Vec::new();
@@ -435,13 +479,60 @@ mod tests {
         assert!(parse_info("bestmove e2e4").is_none());
     }
 
+    /// A KPK position where the engine is told the opposite of what the
+    /// KPK recognizer knows: the recognizer wins. A White move the engine
+    /// scores as winning but the recognizer knows to draw is no suspected
+    /// cook; one the engine scores as a draw but that wins is a cook, and
+    /// says which recognizer knew.
+    #[test]
+    fn recognizers_overrule_the_engine() {
+        let registry = Registry::new();
+        let pos = crate::testing::position("8/8/4k3/8/8/4K3/4P3/8 w - - 0 1");
+        let value = |m: &shakmaty::Move| {
+            let uci = UciMove::from_move(*m, CastlingMode::Standard).to_string();
+            recognized(&pos, &uci, &registry).map(|(w, _)| (uci, w))
+        };
+        let known: Vec<(String, Wdl)> = pos.legal_moves().iter().filter_map(value).collect();
+        let win = |w: Wdl| known.iter().filter(move |(_, v)| *v == w);
+        let played = win(Wdl::Win).next().expect("a winning move").0.clone();
+        let drawn: Vec<&String> = win(Wdl::Draw).map(|(u, _)| u).collect();
+        let other_wins: Vec<&String> = win(Wdl::Win)
+            .map(|(u, _)| u)
+            .filter(|u| **u != played)
+            .collect();
+        assert!(!drawn.is_empty() && !other_wins.is_empty(), "{known:?}");
+        let san = San::from_move(
+            &pos,
+            played.parse::<UciMove>().unwrap().to_move(&pos).unwrap(),
+        );
+        let (line, _) = MainLine::play(&pos, &[san.to_string()]);
+        let engine_line = |uci: &str, score| Line {
+            multipv: 1,
+            depth: 20,
+            score,
+            pv: vec![uci.to_owned()],
+        };
+        let mut lines = vec![engine_line(&played, Score::Mate(9))];
+        lines.extend(drawn.iter().map(|u| engine_line(u, Score::Mate(12))));
+        lines.extend(other_wins.iter().map(|u| engine_line(u, Score::Cp(0))));
+        // Without the recognizers the engine's word stands.
+        let by_engine = judge_ply(&line, 0, &lines, Wdl::Win, None);
+        assert_eq!(by_engine.len(), drawn.len());
+        let findings = judge_ply(&line, 0, &lines, Wdl::Win, Some(&registry));
+        assert_eq!(findings.len(), other_wins.len(), "{findings:?}");
+        for f in &findings {
+            assert_eq!(f.recognizer.as_deref(), Some("kpk says win for White"));
+            assert!(f.to_string().contains("exact: the recognizer kpk"), "{f}");
+        }
+    }
+
     #[test]
     fn scores_as_results() {
         assert_eq!(Score::Cp(250).wdl(), Wdl::Win);
         assert_eq!(Score::Cp(-30).wdl(), Wdl::Draw);
         assert_eq!(Score::Mate(-3).wdl(), Wdl::Loss);
         assert_eq!(Score::Mate(-3).flip().wdl(), Wdl::Win);
-        assert!(keeps(Score::Cp(0), Wdl::Draw));
-        assert!(!keeps(Score::Cp(0), Wdl::Win));
+        assert!(keeps(Score::Cp(0).wdl(), Wdl::Draw));
+        assert!(!keeps(Score::Cp(0).wdl(), Wdl::Win));
     }
 }

@@ -35,6 +35,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
 use solvers::engine::{self, Limit, Suspicion};
+use solvers::recognizer::Registry;
 use solvers::tablebase::judge::{
     self, beyond_tables, claimed_result, san_tokens, Judgement, Sources,
 };
@@ -86,6 +87,7 @@ fn every_study_has_its_published_status() {
         generate_up_to: GENERATE_UP_TO,
     };
     let engine = stockfish();
+    let recognizers = Registry::new();
     if engine.is_none() {
         eprintln!("study_corpus: no stockfish here, the engine's part is not checked");
     }
@@ -162,6 +164,7 @@ fn every_study_has_its_published_status() {
                 &plies,
                 claimed_result(stipulation),
                 ENGINE_LIMIT,
+                Some(&recognizers),
             )
             .unwrap_or_else(|e| panic!("{id}: {e}"));
             let refutations: Vec<String> = report

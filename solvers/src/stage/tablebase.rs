@@ -66,7 +66,7 @@ pub fn run(
     verdict.tablebase = outcome.report;
     let study = matches!(problem.stipulation, Stipulation::Win | Stipulation::Draw);
     if study {
-        engine_check(&pos, problem, options, &sources, verdict);
+        engine_check(&pos, problem, options, &sources, resources, verdict);
     }
     if let Some(judgement) = outcome.judgement {
         if study || verdict.verdict == Kind::Unsolved {
@@ -84,6 +84,7 @@ fn engine_check(
     problem: &Problem,
     options: &TablebaseOptions,
     sources: &Sources<'_>,
+    resources: &Resources,
     verdict: &mut Verdict,
 ) {
     let Some(solution) = problem.solution.as_deref() else {
@@ -113,6 +114,7 @@ fn engine_check(
         &plies,
         claimed_result(problem.stipulation),
         limit,
+        Some(resources.recognizers()),
     ) {
         Ok(report) => {
             // A study with many alternatives would bury the other notes:
