@@ -26,7 +26,7 @@
 //! position a win at `w` unless a faster one turned up before. Whatever is
 //! unresolved at the end is a draw.
 //!
-//! State is two bytes per slot ([`Word`]): the value once resolved, else
+//! State is two bytes per slot: the value once resolved, else
 //! the counter and the best move out of the part. The frontier of a ply is
 //! found by a scan of the part for slots resolved at that ply, and a move
 //! out of the part that decides a position at a later ply is kept in the
@@ -39,7 +39,8 @@
 //! largest has a few tens of millions of slots). A promotion leads to a
 //! table of as many units, as large as the table itself: its values are
 //! asked for by slot, the questions kept per part, and answered one
-//! sub-table at a time, each read from disk only for that ([`SubTables`]).
+//! sub-table at a time, each read from disk a range at a time only for
+//! that ([`SubTables`]).
 //!
 //! Un-moves do not test the position they reach for legality: an illegal
 //! one is marked at the first pass, and a marked slot is never resolved
@@ -64,7 +65,7 @@ use rayon::prelude::*;
 use shakmaty::{attacks, Board, Chess, Color, Move, Position, Role, Square};
 
 use super::dtm::{Dtm, MAX_PLIES};
-use super::file::{FileError, TableFile};
+use super::file::{FileError, TableFile, BLOCK_SLOTS};
 use super::index::{kings_apart, Layout, Placement};
 use super::moves;
 use super::Material;
@@ -111,18 +112,19 @@ const PART_SLOTS: u64 = 1 << 25;
 
 /// Bytes of working memory a generation of this layout needs, besides the
 /// sub-tables held in memory: two bytes of state per slot of the largest
-/// part, one per slot of the finished slices it reads (at most twice the
-/// part), eight per question to a sub-table on disk (at most one per
-/// promotion of the part, counted as one per slot), and the batches the
-/// file is assembled in.
+/// part and the batches the file is assembled in; with pawns also one
+/// byte per slot of the finished slices a part reads (at most twice the
+/// part), a range of a sub-table on disk while it answers, and eight bytes per
+/// question to it (one per promotion: at most four per slot of the part's
+/// White-to-move half, as many again for Black's).
 pub fn memory_bytes(layout: &Layout) -> u64 {
     let slice = layout.rest_size();
-    let part = if layout.material().has_pawns() {
-        (2 * slice).max(PART_SLOTS.min(slice * u64::from(layout.pawn_configs())))
-    } else {
-        slice
-    };
-    (2 + 2 + 8) * part + 4 * slices::BATCH_SLOTS
+    let batches = 4 * slices::BATCH_SLOTS;
+    if !layout.material().has_pawns() {
+        return 2 * slice + batches;
+    }
+    let part = (2 * slice).max(PART_SLOTS.min(slice * u64::from(layout.pawn_configs())));
+    (2 + 2 + 8 * 2) * part + ANSWER_SLOTS + batches
 }
 
 /// The sub-tables a table's captures and promotions lead to.
@@ -207,11 +209,30 @@ impl SubTables {
         }
     }
 
-    /// Every code of sub-table `number`, read from disk when kept there.
-    fn codes(&self, number: usize) -> Result<std::borrow::Cow<'_, [u8]>, FileError> {
-        Ok(match &self.tables[number].source {
-            Source::Memory(codes) => std::borrow::Cow::Borrowed(codes.as_slice()),
-            Source::Disk(file) => std::borrow::Cow::Owned(file.read_all()?),
+    /// The codes of sub-table `number` for `len` slots from `start` (a
+    /// multiple of the file's block), read from disk when kept there.
+    fn codes(
+        &self,
+        number: usize,
+        start: u64,
+        len: u64,
+    ) -> Result<std::borrow::Cow<'_, [u8]>, FileError> {
+        let table = &self.tables[number];
+        let end = (start + len).min(table.layout.size());
+        Ok(match &table.source {
+            Source::Memory(codes) => {
+                std::borrow::Cow::Borrowed(&codes[start as usize..end as usize])
+            }
+            Source::Disk(file) => {
+                let block = u64::from(BLOCK_SLOTS);
+                debug_assert_eq!(start % block, 0);
+                let blocks = (start / block) as usize..end.div_ceil(block) as usize;
+                let codes = blocks
+                    .into_par_iter()
+                    .map(|b| file.read_block(b))
+                    .collect::<Result<Vec<_>, _>>()?;
+                std::borrow::Cow::Owned(codes.concat())
+            }
         })
     }
 }
@@ -292,6 +313,10 @@ fn due(w: Word) -> Option<u16> {
 }
 
 const CHUNK: usize = 1 << 14;
+
+/// Slots of a sub-table on disk read at once to answer questions (a
+/// multiple of the file's block).
+const ANSWER_SLOTS: u64 = 1 << 25;
 
 /// Generates the table of `layout` and writes it to `path` (a scratch
 /// file beside it holds the finished slices meanwhile).
@@ -454,6 +479,11 @@ struct Part<'a> {
     rest_size: usize,
     pawnless: bool,
     words: Vec<AtomicU16>,
+    /// By chunk of [`CHUNK`] slots, a bit per ply: whether some slot in it
+    /// is resolved at that ply or decided then by its exit. The scan of a
+    /// ply visits only the chunks marked for it, so the long tail of plies
+    /// that resolve a few slots each costs little.
+    work: Vec<[AtomicU64; 4]>,
     /// The last ply at which an exit decides a slot.
     last_due: AtomicU16,
     too_long: AtomicBool,
@@ -482,25 +512,28 @@ impl<'a> Part<'a> {
             rest_size,
             pawnless: !layout.material().has_pawns(),
             words: (0..slots).map(|_| AtomicU16::new(0)).collect(),
+            work: (0..slots.div_ceil(CHUNK))
+                .map(|_| Default::default())
+                .collect(),
             last_due: AtomicU16::new(0),
             too_long: AtomicBool::new(false),
         }
     }
 
-    fn decode(&self, local: u32) -> Option<Placement> {
+    /// The slice and place of slot `local`.
+    fn split(&self, local: u32) -> (u32, u64) {
         let local = local as usize;
         let config = self.configs[local / self.rest_size];
-        let rest = (local % self.rest_size) as u64;
-        self.layout.decode_split(config, rest)
+        (config, (local % self.rest_size) as u64)
     }
 
-    /// Where the move of the unit in `slot` from `p` (in slot `local`) to
+    /// Where the move of the unit in `slot` from `p` (at `from`, split) to
     /// `q` leads. A table without pawns is one part, its slots the index.
-    fn target(&self, local: u32, p: &Placement, slot: usize, q: &Placement) -> Target {
+    fn target(&self, from: (u32, u64), p: &Placement, slot: usize, q: &Placement) -> Target {
         let (config, rest) = if self.pawnless {
-            (0, self.layout.encode_moved(u64::from(local), p, slot, q))
+            (0, self.layout.encode_moved(from.1, p, slot, q))
         } else {
-            self.layout.encode_split(q)
+            self.layout.encode_split_moved(from, p, slot, q)
         };
         let place = self.position[config as usize];
         if place != u32::MAX {
@@ -537,28 +570,56 @@ impl<'a> Part<'a> {
             if questions.iter().all(|q| q[number].is_empty()) {
                 continue;
             }
-            let codes = self.subs.codes(number)?;
-            questions.par_iter().for_each(|asked| {
-                for &(local, slot) in &asked[number] {
-                    let v = Dtm::from_code(codes[slot as usize]).before_move();
-                    self.merge_exit(local, v);
-                }
-            });
+            // A range of the sub-table at a time, so that a table as large
+            // as the one being generated is never in memory whole.
+            let size = self.subs.tables[number].layout.size();
+            for start in (0..size).step_by(ANSWER_SLOTS as usize) {
+                let codes = self.subs.codes(number, start, ANSWER_SLOTS)?;
+                let range = start..start + codes.len() as u64;
+                questions.par_iter().for_each(|asked| {
+                    for &(local, slot) in &asked[number] {
+                        if range.contains(&u64::from(slot)) {
+                            let code = codes[(u64::from(slot) - start) as usize];
+                            self.merge_exit(local, Dtm::from_code(code).before_move());
+                        }
+                    }
+                });
+            }
         }
         if self.too_long.load(Relaxed) {
             return Err(self.too_long());
         }
-        let last = self
-            .words
-            .par_iter()
-            .filter_map(|w| {
-                let w = w.load(Relaxed);
-                (!is_resolved(w)).then(|| due(w)).flatten()
+        let last = (0..size)
+            .into_par_iter()
+            .filter_map(|local| {
+                let w = self.words[local].load(Relaxed);
+                let ply = if w == resolved_at(0) {
+                    Some(0)
+                } else if is_resolved(w) {
+                    None
+                } else {
+                    due(w)
+                };
+                if let Some(ply) = ply {
+                    self.mark(local as u32, ply);
+                }
+                ply
             })
             .max()
             .unwrap_or(0);
         self.last_due.store(last, Relaxed);
         Ok(())
+    }
+
+    /// Marks the chunk of `local` for the scan at `ply`.
+    fn mark(&self, local: u32, ply: u16) {
+        let bits = &self.work[local as usize / CHUNK];
+        bits[usize::from(ply / 64)].fetch_or(1 << (ply % 64), Relaxed);
+    }
+
+    fn marked(&self, chunk: usize, ply: u16) -> bool {
+        let bits = &self.work[chunk];
+        bits[usize::from(ply / 64)].load(Relaxed) & (1 << (ply % 64)) != 0
     }
 
     fn too_long(&self) -> GenerateError {
@@ -588,7 +649,8 @@ impl<'a> Part<'a> {
         asked: &mut [Vec<(u32, u32)>],
     ) -> Word {
         let layout = self.layout;
-        let Some(p) = self.decode(local) else {
+        let from = self.split(local);
+        let Some(p) = layout.decode_split(from.0, from.1) else {
             return INVALID;
         };
         if self.pawnless && may_have_two_names(layout, &p) && layout.encode(&p) != u64::from(local)
@@ -626,7 +688,7 @@ impl<'a> Part<'a> {
             let mut q = p;
             q.squares[m.slot] = m.to;
             q.white_to_move = !p.white_to_move;
-            match self.target(local, &p, m.slot, &q) {
+            match self.target(from, &p, m.slot, &q) {
                 Target::Part(child) if dedup => children.push(child),
                 Target::Part(_) => quiet += 1,
                 Target::Finished(code) => {
@@ -709,6 +771,7 @@ impl<'a> Part<'a> {
         self.words
             .par_chunks(CHUNK)
             .enumerate()
+            .filter(|&(c, _)| self.marked(c, ply))
             .map(|(c, chunk)| {
                 let mut preds = Vec::new();
                 let mut found = 0;
@@ -745,11 +808,15 @@ impl<'a> Part<'a> {
     /// Resolves the slot at `ply` (a loss when even, a win when odd)
     /// unless it is resolved already or holds no legal position.
     fn set(&self, local: u32, ply: u16) -> bool {
-        self.words[local as usize]
+        let set = self.words[local as usize]
             .fetch_update(Relaxed, Relaxed, |w| {
                 (!is_resolved(w)).then_some(resolved_at(ply))
             })
-            .is_ok()
+            .is_ok();
+        if set {
+            self.mark(local, ply);
+        }
+        set
     }
 
     /// One move of the slot is refuted at `ply`; with none left, the slot
@@ -772,6 +839,7 @@ impl<'a> Part<'a> {
             }
             // The scan at ply `l` resolves it.
             Some(Dtm::Loss(l)) => {
+                self.mark(local, l);
                 self.last_due.fetch_max(l, Relaxed);
             }
             // Some exit holds: never lost.
@@ -786,13 +854,16 @@ impl<'a> Part<'a> {
     /// leads to a slice generated later, which values its push then.
     fn predecessors(&self, local: u32, preds: &mut Vec<u32>, distinct: bool) {
         let layout = self.layout;
-        let p = self.decode(local).expect("a resolved slot is valid");
+        let from = self.split(local);
+        let p = layout
+            .decode_split(from.0, from.1)
+            .expect("a resolved slot is valid");
         preds.clear();
         unmoves(layout, &p, |q, slot, _| {
             if layout.piece(slot).role == Role::Pawn {
                 return;
             }
-            match self.target(local, &p, slot, &q) {
+            match self.target(from, &p, slot, &q) {
                 Target::Part(pred) => preds.push(pred),
                 Target::Finished(_) => unreachable!("a piece's move stays in its part"),
             }
