@@ -299,7 +299,7 @@ fn exit_value(code: u8) -> Option<Dtm> {
 
 fn unresolved(counter: usize, exit: u8) -> Word {
     assert!(counter <= COUNTER_MAX, "{counter} moves fit seven bits");
-    counter as Word * COUNTER | Word::from(exit)
+    (counter as Word * COUNTER) | Word::from(exit)
 }
 
 /// The ply at which an unresolved slot is decided by its exit alone: a
