@@ -61,9 +61,31 @@ pub fn write(path: &Path, material: &Material, codes: &[u8]) -> Result<u64, File
         use rayon::prelude::*;
         codes
             .par_chunks(BLOCK_SLOTS as usize)
-            .map(lz4_flex::compress)
+            .map(compress_block)
             .collect()
     };
+    write_compressed(path, material, codes.len() as u64, &blocks)
+}
+
+/// One block of codes ([`BLOCK_SLOTS`] of them, fewer in the last block)
+/// as the file stores it.
+pub fn compress_block(codes: &[u8]) -> Vec<u8> {
+    lz4_flex::compress(codes)
+}
+
+/// Writes a table of `slots` codes atomically from its blocks, each made
+/// by [`compress_block`]; returns the file's length.
+pub fn write_compressed(
+    path: &Path,
+    material: &Material,
+    slots: u64,
+    blocks: &[Vec<u8>],
+) -> Result<u64, FileError> {
+    assert_eq!(
+        slots.div_ceil(u64::from(BLOCK_SLOTS)),
+        blocks.len() as u64,
+        "one block per {BLOCK_SLOTS} slots"
+    );
     let mut header = Vec::with_capacity(FIXED_HEADER + 12 * blocks.len() + 4);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&VERSION.to_le_bytes());
@@ -71,11 +93,11 @@ pub fn write(path: &Path, material: &Material, codes: &[u8]) -> Result<u64, File
     let text = material.to_string();
     key[..text.len()].copy_from_slice(text.as_bytes());
     header.extend_from_slice(&key);
-    header.extend_from_slice(&(codes.len() as u64).to_le_bytes());
+    header.extend_from_slice(&slots.to_le_bytes());
     header.extend_from_slice(&BLOCK_SLOTS.to_le_bytes());
     header.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
     let mut end = 0u64;
-    for block in &blocks {
+    for block in blocks {
         end += block.len() as u64;
         header.extend_from_slice(&end.to_le_bytes());
         header.extend_from_slice(&crc32fast::hash(block).to_le_bytes());
@@ -92,7 +114,7 @@ pub fn write(path: &Path, material: &Material, codes: &[u8]) -> Result<u64, File
     let tmp = path.with_extension(format!("cdtm.{}-{digits}.part", std::process::id()));
     let mut file = File::create(&tmp).map_err(io(&tmp))?;
     file.write_all(&header).map_err(io(&tmp))?;
-    for block in &blocks {
+    for block in blocks {
         file.write_all(block).map_err(io(&tmp))?;
     }
     file.sync_all().map_err(io(&tmp))?;

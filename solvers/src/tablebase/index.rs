@@ -68,6 +68,9 @@ pub struct Group {
     size: u64,
     /// What one step of this group's rank adds to an index.
     stride: u64,
+    /// What it adds to a slice number (pawns) or a place in a slice (the
+    /// other groups), see [`Layout::encode_split`].
+    split_stride: u64,
     /// Sorted squares (in the group's domain) by rank.
     unrank: Vec<[u8; MAX_GROUP]>,
 }
@@ -263,15 +266,24 @@ impl Layout {
                     first,
                     size: binomial(domain, count as u64),
                     stride: 0,
+                    split_stride: 0,
                     unrank: unrank_table(domain as u8, count),
                 });
                 first += count;
             }
         }
         let mut stride = 1;
+        let (mut pawn_stride, mut other_stride) = (1, 1);
         for group in groups.iter_mut().rev() {
             group.stride = stride;
             stride *= group.size;
+            let split = if group.piece.role == Role::Pawn {
+                &mut pawn_stride
+            } else {
+                &mut other_stride
+            };
+            group.split_stride = *split;
+            *split *= group.size;
         }
         let per_side = stride * pairs.len() as u64;
         let mut pieces = [Color::White.king(); MAX_UNITS];
@@ -374,14 +386,195 @@ impl Layout {
         if slot < 2 || self.symmetries[usize::from(wk) * 64 + usize::from(bk)] != 1 {
             return self.encode(q);
         }
-        let group = self
-            .groups
-            .iter()
-            .find(|g| (g.first..g.first + g.count).contains(&slot))
-            .expect("every slot past the kings is in a group");
+        let group = self.group_of(slot);
         let within =
             index % self.per_side + group.stride * group.rank(q) - group.stride * group.rank(p);
         within + if q.white_to_move { 0 } else { self.per_side }
+    }
+
+    /// Pawn placements a table has (the product of its pawn groups' sizes;
+    /// 1 without pawns). A pawn table is generated slice by slice, one
+    /// slice per pawn placement: see [`Layout::encode_split`].
+    pub fn pawn_configs(&self) -> u32 {
+        self.groups
+            .iter()
+            .filter(|g| g.piece.role == Role::Pawn)
+            .map(|g| g.size)
+            .product::<u64>() as u32
+    }
+
+    /// Slots of one slice: [`Layout::size`] over [`Layout::pawn_configs`].
+    pub fn rest_size(&self) -> u64 {
+        self.size() / u64::from(self.pawn_configs())
+    }
+
+    /// The slot of `p` split into its slice (the pawn groups' ranks, mixed
+    /// radix in group order) and its place in the slice (side to move, king
+    /// pair and the other groups' ranks, in the order of the full index).
+    /// Without pawns the slice is 0 and the place is [`Layout::encode`].
+    /// With pawns only one symmetry applies, so no minimum is taken.
+    pub fn encode_split(&self, p: &Placement) -> (u32, u64) {
+        if !self.material.has_pawns() {
+            return (0, self.encode(p));
+        }
+        let (wk, bk) = (p.squares[0], p.squares[1]);
+        let mask = self.symmetries[usize::from(wk) * 64 + usize::from(bk)];
+        debug_assert!(mask.count_ones() == 1, "kings adjacent or on one square");
+        let map = &TRANSFORMS[mask.trailing_zeros() as usize];
+        let (wk, bk) = (map[usize::from(wk)], map[usize::from(bk)]);
+        let mut rest = u64::from(self.pair_index[usize::from(wk) * 64 + usize::from(bk)]);
+        let mut config = 0u64;
+        for group in &self.groups {
+            let r = group_rank(group, map, p);
+            if group.piece.role == Role::Pawn {
+                config = config * group.size + r;
+            } else {
+                rest = rest * group.size + r;
+            }
+        }
+        if !p.white_to_move {
+            rest += self.rest_per_side();
+        }
+        (config as u32, rest)
+    }
+
+    /// [`Layout::encode_split`] of `q`, which is `p` with the unit in
+    /// `slot` moved and the other side to move, where `(config, rest)` is
+    /// the split slot of `p` (in stored orientation). Unless a king moved,
+    /// only the moved unit's group changes its rank: the generator's hot
+    /// path saves a full encode.
+    pub fn encode_split_moved(
+        &self,
+        (config, rest): (u32, u64),
+        p: &Placement,
+        slot: usize,
+        q: &Placement,
+    ) -> (u32, u64) {
+        if slot < 2 || !self.material.has_pawns() {
+            return self.encode_split(q);
+        }
+        let group = self.group_of(slot);
+        let mut within = if p.white_to_move {
+            rest
+        } else {
+            rest - self.rest_per_side()
+        };
+        let mut config = u64::from(config);
+        let digits = if group.piece.role == Role::Pawn {
+            &mut config
+        } else {
+            &mut within
+        };
+        *digits = *digits + group.split_stride * group.rank(q) - group.split_stride * group.rank(p);
+        if !q.white_to_move {
+            within += self.rest_per_side();
+        }
+        (config as u32, within)
+    }
+
+    fn group_of(&self, slot: usize) -> &Group {
+        self.groups
+            .iter()
+            .find(|g| (g.first..g.first + g.count).contains(&slot))
+            .expect("every slot past the kings is in a group")
+    }
+
+    fn rest_per_side(&self) -> u64 {
+        self.rest_size() / 2
+    }
+
+    /// The placement stored at place `rest` of slice `config` (see
+    /// [`Layout::encode_split`]), `None` when two units would share a
+    /// square.
+    pub fn decode_split(&self, config: u32, rest: u64) -> Option<Placement> {
+        let per_side = self.rest_per_side();
+        let white_to_move = rest < per_side;
+        let mut rest = rest % per_side;
+        let mut config = u64::from(config);
+        let mut squares = [0u8; MAX_UNITS];
+        for group in self.groups.iter().rev() {
+            let digits = if group.piece.role == Role::Pawn {
+                &mut config
+            } else {
+                &mut rest
+            };
+            let r = (*digits % group.size) as usize;
+            *digits /= group.size;
+            let offset = group.domain_offset();
+            for (i, &s) in group.unrank[r][..group.count].iter().enumerate() {
+                squares[group.first + i] = s + offset;
+            }
+        }
+        let (wk, bk) = self.pairs[rest as usize];
+        squares[0] = wk;
+        squares[1] = bk;
+        let mut seen = 0u64;
+        for &sq in &squares[..self.units] {
+            if seen & (1 << sq) != 0 {
+                return None;
+            }
+            seen |= 1 << sq;
+        }
+        Some(Placement {
+            squares,
+            white_to_move,
+        })
+    }
+
+    /// The full index of place `rest` of slice `config`.
+    pub fn join(&self, config: u32, rest: u64) -> u64 {
+        let per_side = self.rest_per_side();
+        let side = rest / per_side;
+        let mut rest = rest % per_side;
+        let mut config = u64::from(config);
+        let mut index = 0;
+        for group in self.groups.iter().rev() {
+            let digits = if group.piece.role == Role::Pawn {
+                &mut config
+            } else {
+                &mut rest
+            };
+            index += (*digits % group.size) * group.stride;
+            *digits /= group.size;
+        }
+        let per_pair = self.per_side / self.pairs.len() as u64;
+        side * self.per_side + rest * per_pair + index
+    }
+
+    /// The squares of the pawns in slice `config`, by placement slot (the
+    /// other slots 0), and which slots hold pawns.
+    pub fn config_pawns(&self, config: u32) -> ([u8; MAX_UNITS], Vec<usize>) {
+        let mut config = u64::from(config);
+        let mut squares = [0u8; MAX_UNITS];
+        let mut slots = Vec::new();
+        for group in self.groups.iter().rev() {
+            if group.piece.role != Role::Pawn {
+                continue;
+            }
+            let r = (config % group.size) as usize;
+            config /= group.size;
+            for (i, &s) in group.unrank[r][..group.count].iter().enumerate() {
+                squares[group.first + i] = s + group.domain_offset();
+                slots.push(group.first + i);
+            }
+        }
+        (squares, slots)
+    }
+
+    /// The slice of the pawns on `squares` (by placement slot, as
+    /// [`Layout::config_pawns`] gives them), in stored orientation.
+    pub fn config_of(&self, squares: &[u8; MAX_UNITS]) -> u32 {
+        let p = Placement {
+            squares: *squares,
+            white_to_move: true,
+        };
+        let mut config = 0u64;
+        for group in &self.groups {
+            if group.piece.role == Role::Pawn {
+                config = config * group.size + group_rank(group, &TRANSFORMS[0], &p);
+            }
+        }
+        config as u32
     }
 
     fn encode_with(&self, t: u8, p: &Placement) -> u64 {
@@ -390,23 +583,7 @@ impl Layout {
         let bk = map[usize::from(p.squares[1])];
         let mut index = u64::from(self.pair_index[usize::from(wk) * 64 + usize::from(bk)]);
         for group in &self.groups {
-            let offset = group.domain_offset();
-            if group.count == 1 {
-                let sq = map[usize::from(p.squares[group.first])] - offset;
-                index = index * group.size + u64::from(sq);
-                continue;
-            }
-            let mut s = [0u8; MAX_GROUP];
-            for i in 0..group.count {
-                s[i] = map[usize::from(p.squares[group.first + i])] - offset;
-            }
-            s[..group.count].sort_unstable();
-            let r: u64 = s[..group.count]
-                .iter()
-                .enumerate()
-                .map(|(i, &sq)| BINOMIAL[usize::from(sq)][i + 1])
-                .sum();
-            index = index * group.size + r;
+            index = index * group.size + group_rank(group, map, p);
         }
         index
     }
@@ -474,6 +651,24 @@ impl Layout {
     }
 }
 
+/// The rank of `group` in `p` after the square map `map`.
+fn group_rank(group: &Group, map: &[u8; 64], p: &Placement) -> u64 {
+    let offset = group.domain_offset();
+    if group.count == 1 {
+        return u64::from(map[usize::from(p.squares[group.first])] - offset);
+    }
+    let mut s = [0u8; MAX_GROUP];
+    for i in 0..group.count {
+        s[i] = map[usize::from(p.squares[group.first + i])] - offset;
+    }
+    s[..group.count].sort_unstable();
+    s[..group.count]
+        .iter()
+        .enumerate()
+        .map(|(i, &sq)| BINOMIAL[usize::from(sq)][i + 1])
+        .sum()
+}
+
 fn material_side(material: &Material, color: Color) -> ByRole<u8> {
     match color {
         Color::White => material.white,
@@ -529,6 +724,58 @@ mod tests {
         assert_eq!(layout.size(), 2 * 462 * 63 * 64 / 2);
         let layout = Layout::new("KPPvKP".parse().unwrap());
         assert_eq!(layout.size(), 2 * 1806 * (48 * 47 / 2) * 48);
+    }
+
+    /// Splitting a slot into slice and place, and joining them again,
+    /// agree with the full index on every slot of small tables.
+    #[test]
+    fn split_slots_join_to_the_full_index() {
+        for key in ["KPvK", "KPvKP", "KPPvK", "KRvKP", "KQvK"] {
+            let layout = Layout::new(key.parse().unwrap());
+            let rest_size = layout.rest_size();
+            assert_eq!(
+                rest_size * u64::from(layout.pawn_configs()),
+                layout.size(),
+                "{key}"
+            );
+            for index in (0..layout.size()).step_by(7) {
+                let Some(p) = layout.decode(index) else {
+                    continue;
+                };
+                if layout.encode(&p) != index {
+                    continue;
+                }
+                let (config, rest) = layout.encode_split(&p);
+                assert!(rest < rest_size, "{key} {index}");
+                assert_eq!(layout.join(config, rest), layout.encode(&p), "{key}");
+                assert_eq!(layout.decode_split(config, rest), Some(p), "{key}");
+                let (pawns, slots) = layout.config_pawns(config);
+                for slot in slots {
+                    assert_eq!(pawns[slot], p.squares[slot], "{key} {index}");
+                }
+                assert_eq!(layout.config_of(&pawns), config, "{key} {index}");
+                // Moving one unit re-encodes like a full encode.
+                for slot in 0..layout.units {
+                    let mut q = p;
+                    q.squares[slot] = (p.squares[slot] + 9) % 64;
+                    q.white_to_move = !p.white_to_move;
+                    let free = q.squares[..layout.units]
+                        .iter()
+                        .filter(|&&s| s == q.squares[slot])
+                        .count()
+                        == 1;
+                    let pawn_ok =
+                        layout.piece(slot).role != Role::Pawn || (8..56).contains(&q.squares[slot]);
+                    if free && pawn_ok && kings_apart(q.squares[0], q.squares[1]) {
+                        assert_eq!(
+                            layout.encode_split_moved((config, rest), &p, slot, &q),
+                            layout.encode_split(&q),
+                            "{key} {index} slot {slot}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

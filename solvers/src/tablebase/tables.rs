@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Board, ByRole, Chess, Color, EnPassantMode, Move, Position, Role};
+use shakmaty::{ByRole, Chess, EnPassantMode, Move, Position, Role};
 
 use super::dtm::Dtm;
 use super::file::{self, FileError, TableFile};
-use super::generate::{self, GenerateError, Progress};
+use super::generate::{self, GenerateError, Progress, SubTables};
 use super::index::{Layout, MAX_UNITS};
 use super::{Material, ProbeError, Wdl, WdlOracle};
 
@@ -205,47 +205,40 @@ impl DtmTables {
             source,
         })?;
         let started = Instant::now();
-        // A handful of tables: a scan beats hashing the key on every
-        // capture of the first pass.
-        let mut subs = Vec::new();
-        for sub in sub_materials(&material) {
+        let layout = Layout::new(material);
+        let written = generate::generate(
+            &layout,
+            &self.sub_tables(&material)?,
+            &self.path(&material),
+            progress,
+        )?;
+        Ok(Generated {
+            material,
+            slots: layout.size(),
+            file_bytes: written.file_bytes,
+            elapsed: started.elapsed(),
+            longest_win: written.longest_win,
+        })
+    }
+
+    /// The sub-tables of `material`, which must be present. Those of fewer
+    /// units are small and held in memory; a promotion's table has as many
+    /// units as `material` and is as large, so it stays on disk until a
+    /// slice asks for its values (see [`generate`]).
+    fn sub_tables(&self, material: &Material) -> Result<SubTables, FileError> {
+        let mut subs = SubTables::new();
+        for sub in sub_materials(material) {
             if sub.count() <= 2 {
                 continue;
             }
             let file = TableFile::open(&self.path(&sub), &sub)?;
-            subs.push((sub, Layout::new(sub), file.read_all()?));
-        }
-        let sub_value = |board: &Board, turn: Color| -> Dtm {
-            let m = Material::of(board);
-            if m.count() <= 2 {
-                return Dtm::Draw;
+            if sub.count() < material.count() {
+                subs.add_in_memory(sub, file.read_all()?);
+            } else {
+                subs.add_on_disk(file);
             }
-            let (normal, mirrored) = m.normalized();
-            let (_, layout, codes) = subs
-                .iter()
-                .find(|(m, _, _)| *m == normal)
-                .expect("sub-table loaded");
-            let p = layout.placement(board, turn, mirrored);
-            Dtm::from_code(codes[layout.encode(&p) as usize])
-        };
-        let layout = Layout::new(material);
-        let codes = generate::generate(&layout, &sub_value, progress)?;
-        let longest_win = codes
-            .iter()
-            .filter_map(|&c| match Dtm::from_code(c) {
-                Dtm::Win(n) => Some(n),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0);
-        let file_bytes = file::write(&self.path(&material), &material, &codes)?;
-        Ok(Generated {
-            material,
-            slots: layout.size(),
-            file_bytes,
-            elapsed: started.elapsed(),
-            longest_win,
-        })
+        }
+        Ok(subs)
     }
 }
 

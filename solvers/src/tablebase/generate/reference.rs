@@ -1,3 +1,7 @@
+//! The generator as it was before slices (one word per slot of the whole
+//! table, frontiers and events in lists), kept to check that the sliced
+//! generator finds every slot's value unchanged. Test-only.
+//!
 //! Retrograde generation of a DTM table.
 //!
 //! The classic loop: every slot starts unresolved. A first pass over all
@@ -34,50 +38,19 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use shakmaty::{attacks, Board, Chess, Color, Move, Position, Role, Setup, Square};
+use shakmaty::{Board, Chess, Color, Move, Position, Role, Setup, Square};
 
-use super::dtm::{Dtm, MAX_PLIES};
-use super::index::{kings_apart, Layout, Placement};
-use super::moves;
-use super::Material;
+use super::super::dtm::{Dtm, MAX_PLIES};
+use super::super::index::{Layout, Placement};
+use super::super::moves;
+use super::super::Material;
+use super::{
+    may_have_two_names, may_meet_symmetry, played, unmoves, GenerateError, Phase, Progress,
+};
 
 /// The value of a position of a smaller material (after a capture or a
 /// promotion), from the sub-tables: its board and the side to move.
 pub type SubTables<'a> = dyn Fn(&Board, Color) -> Dtm + Sync + 'a;
-
-/// Where a generation stands, for a progress display.
-#[derive(Debug, Clone, Copy)]
-pub struct Progress {
-    pub material: Material,
-    pub phase: Phase,
-    pub done: u64,
-    pub total: u64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
-    /// Counting moves and valuing the exits, `done` of `total` slots.
-    Init,
-    /// Resolving positions at this ply; `done` slots resolved so far.
-    Ply(u16),
-    Finished,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum GenerateError {
-    #[error("{material}: a mate longer than {MAX_PLIES} plies does not fit a table byte")]
-    TooLong { material: Material },
-}
-
-/// Bytes of working memory a generation of this layout needs, besides the
-/// sub-tables: four bytes per slot of state, four per position on a
-/// frontier and eight per scheduled event. The lists are bounded by the
-/// slot count but in practice hold well under half of it at once (the
-/// events of the first pass, one per position with a winning capture, are
-/// the largest); this figure assumes half.
-pub fn memory_bytes(layout: &Layout) -> u64 {
-    4 * layout.size() + (4 + 8) * layout.size() / 2
-}
 
 /// The best exit of a position, as stored during generation.
 const EXIT_NONE: u8 = 255;
@@ -506,98 +479,8 @@ impl State<'_> {
     }
 }
 
-/// Calls `found` with every placement from which a move that captures
-/// nothing and promotes nothing leads to `p`, the slot of the unit that
-/// moved, and for a pawn's double step the square it skipped. Placements are not yet brought into the stored
-/// part of the board. Kings never stand side by side in them, but the side
-/// that moves next in `p` may stand in check: the generator knows those
-/// slots as illegal already, which is cheaper than an attack test here.
-pub fn unmoves(
-    layout: &Layout,
-    p: &Placement,
-    mut found: impl FnMut(Placement, usize, Option<u8>),
-) {
-    let mover = if p.white_to_move {
-        Color::Black
-    } else {
-        Color::White
-    };
-    let occupied = layout.occupied(p);
-    for slot in 0..layout.units() {
-        let piece = layout.piece(slot);
-        if piece.color != mover {
-            continue;
-        }
-        let from = p.squares[slot];
-        let mut push = |to: u8, double: bool| {
-            let mut q = *p;
-            q.squares[slot] = to;
-            q.white_to_move = !p.white_to_move;
-            if slot > 1 || kings_apart(q.squares[0], q.squares[1]) {
-                found(q, slot, double.then_some((from + to) / 2));
-            }
-        };
-        if piece.role == Role::Pawn {
-            let back: i16 = if mover == Color::White { -8 } else { 8 };
-            let one = (i16::from(from) + back) as u8;
-            let home_rank = if mover == Color::White { 1 } else { 6 };
-            let double_rank = if mover == Color::White { 3 } else { 4 };
-            if (8..56).contains(&one) && !occupied.contains(Square::new(u32::from(one))) {
-                push(one, false);
-                let two = (i16::from(one) + back) as u8;
-                if from >> 3 == double_rank
-                    && two >> 3 == home_rank
-                    && !occupied.contains(Square::new(u32::from(two)))
-                {
-                    push(two, true);
-                }
-            }
-        } else {
-            let sq = Square::new(u32::from(from));
-            for to in attacks::attacks(sq, piece, occupied) & !occupied {
-                push(u8::from(to), false);
-            }
-        }
-    }
-}
-
-fn on_a1h8(sq: u8) -> bool {
-    sq >> 3 == sq & 7
-}
-
-fn on_a8h1(sq: u8) -> bool {
-    (sq >> 3) + (sq & 7) == 7
-}
-
-/// Only a placement with both kings on the a1–h8 diagonal has a mirror
-/// image with another slot (see `index`); others need no check.
-fn may_have_two_names(layout: &Layout, p: &Placement) -> bool {
-    !layout.material().has_pawns() && on_a1h8(p.squares[0]) && on_a1h8(p.squares[1])
-}
-
-/// Whether two moves of this placement can lead to one slot: then their
-/// children are mirror images in a diagonal (the only symmetry that fixes
-/// squares), which fixes both kings after the move, so at most one king
-/// stands off that diagonal now. Without pawns only; pawns rule out the
-/// diagonal mirrors.
-fn may_meet_symmetry(layout: &Layout, p: &Placement) -> bool {
-    if layout.material().has_pawns() {
-        return false;
-    }
-    let kings = &p.squares[..2];
-    [on_a1h8 as fn(u8) -> bool, on_a8h1]
-        .iter()
-        .any(|on| kings.iter().any(|&s| on(s)))
-}
-
-fn played(pos: &Chess, m: &Move) -> Chess {
-    let mut child = pos.clone();
-    child.play_unchecked(*m);
-    child
-}
-
 /// The best en-passant capture in `pos` for the side to move, if any.
-pub(crate) fn ep_value(pos: &Chess, sub: &SubTables<'_>) -> Option<Dtm> {
+fn ep_value(pos: &Chess, sub: &SubTables<'_>) -> Option<Dtm> {
     pos.legal_moves()
         .iter()
         .filter(|m| m.is_en_passant())
@@ -606,77 +489,4 @@ pub(crate) fn ep_value(pos: &Chess, sub: &SubTables<'_>) -> Option<Dtm> {
             sub(child.board(), child.turn()).before_move()
         })
         .max()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Un-moves and moves agree: every predecessor has a move back to the
-    /// position, and every quiet move of a position has the position among
-    /// its child's predecessors. Checked on a spread of slots.
-    #[test]
-    fn unmoves_invert_quiet_moves() {
-        for key in ["KRvKN", "KQQvK", "KPvKP", "KRPvKB", "KBNvKP"] {
-            let layout = Layout::new(key.parse().unwrap());
-            let mut checked = 0;
-            for index in (0..layout.size()).step_by(9973) {
-                let Some(p) = layout.decode(index) else {
-                    continue;
-                };
-                if layout.encode(&p) != index {
-                    continue;
-                }
-                let Some(pos) = layout.position(&p) else {
-                    continue;
-                };
-                unmoves(&layout, &p, |q, _, _| {
-                    let Some(prev) = layout.position(&q) else {
-                        // Only a check on the side that moves next in `p`
-                        // makes a predecessor illegal.
-                        let them = if p.white_to_move { 0 } else { 1 };
-                        assert!(attacked(&layout, &q, q.squares[them]), "{key}: {q:?}");
-                        return;
-                    };
-                    let back = prev.legal_moves().iter().any(|m| {
-                        !m.is_capture()
-                            && !m.is_promotion()
-                            && layout.encode(&layout.placement(
-                                played(&prev, m).board(),
-                                pos.turn(),
-                                false,
-                            )) == index
-                    });
-                    assert!(back, "{key}: {} has no move to {}", fen(&prev), fen(&pos));
-                });
-                for m in &pos.legal_moves() {
-                    if m.is_capture() || m.is_promotion() {
-                        continue;
-                    }
-                    let child = played(&pos, m);
-                    let c = layout.placement(child.board(), child.turn(), false);
-                    let mut seen = false;
-                    unmoves(&layout, &c, |q, _, _| seen |= layout.encode(&q) == index);
-                    assert!(seen, "{key}: {} -> {m} not un-made", fen(&pos));
-                }
-                checked += 1;
-            }
-            assert!(checked > 100, "{key}: {checked}");
-        }
-    }
-
-    fn attacked(layout: &Layout, q: &Placement, king: u8) -> bool {
-        layout
-            .board(q)
-            .attacks_to(
-                Square::new(u32::from(king)),
-                Color::from_white(q.white_to_move),
-                layout.occupied(q),
-            )
-            .any()
-    }
-
-    fn fen(pos: &Chess) -> String {
-        shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
-    }
 }

@@ -1,0 +1,981 @@
+//! Retrograde generation of a DTM table, slice by slice.
+//!
+//! A pawn never moves back and every capture leaves the table, so the
+//! pawns' placement (a *slice*, see [`Layout::encode_split`]) only ever
+//! moves forward: a pawn push leads to a slice whose pawns stand further
+//! up the board. Slices are generated in order, the pawns furthest
+//! advanced first, and a pawn push is then a move out of the slice being
+//! generated into one that is finished, valued like a capture into a
+//! sub-table. A king move across the middle of the board mirrors the
+//! pawns, so a slice is generated together with its mirror image (a
+//! *part*, one or more such pairs of equal pawn advance). A table without
+//! pawns is one part. Only the part's state is in memory; finished slices
+//! go to a scratch file beside the table, from which a part reads the
+//! slices its pushes lead to and the table file is assembled at the end.
+//!
+//! Within a part, the classic loop: every slot starts unresolved. A first
+//! pass over the part counts each position's moves that stay in the part
+//! and values the moves that leave it (captures and promotions from the
+//! sub-tables, pushes from finished slices). Then, ply by ply: the
+//! positions lost at ply `n` make every predecessor (found by un-moves) a
+//! win at `n + 1`; the positions won at ply `n` decrement their
+//! predecessors' counters of unrefuted moves, and a predecessor whose
+//! counter reaches zero — and whose moves out of the part all lose too —
+//! is lost at `n + 1` (later, when a move out of the part holds out
+//! longer). A move out of the part that wins at ply `w` makes the
+//! position a win at `w` unless a faster one turned up before. Whatever is
+//! unresolved at the end is a draw.
+//!
+//! State is two bytes per slot: the value once resolved, else
+//! the counter and the best move out of the part. The frontier of a ply is
+//! found by a scan of the part for slots resolved at that ply, and a move
+//! out of the part that decides a position at a later ply is kept in the
+//! slot itself and found by the scan at that ply: no lists of slots, whose
+//! length (hundreds of millions of entries for a large table) no bound on
+//! memory could allow for. Each pass runs in parallel on the rayon pool,
+//! over ranges of the part.
+//!
+//! Sub-tables with fewer units than the table are held in memory (the
+//! largest has a few tens of millions of slots). A promotion leads to a
+//! table of as many units, as large as the table itself: its values are
+//! asked for by slot, the questions kept per part, and answered one
+//! sub-table at a time, each read from disk a range at a time only for
+//! that ([`SubTables`]).
+//!
+//! Un-moves do not test the position they reach for legality: an illegal
+//! one is marked at the first pass, and a marked slot is never resolved
+//! nor refuted.
+//!
+//! En passant: a double step that allows an en-passant capture leads to a
+//! position the index cannot hold (the right to capture is not in it). Its
+//! value is the better, for the side to move, of the stored position
+//! (finished: a double step leaves the part) and the best en-passant
+//! capture (valued from a sub-table).
+
+mod slices;
+
+#[cfg(test)]
+pub(crate) mod reference;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+use shakmaty::{attacks, Board, Chess, Color, Move, Position, Role, Square};
+
+use super::dtm::{Dtm, MAX_PLIES};
+use super::file::{FileError, TableFile, BLOCK_SLOTS};
+use super::index::{kings_apart, Layout, Placement};
+use super::moves;
+use super::Material;
+use slices::Slices;
+
+/// Where a generation stands, for a progress display.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    pub material: Material,
+    pub phase: Phase,
+    pub done: u64,
+    pub total: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Counting moves and valuing the exits, `done` of `total` slots.
+    Init,
+    /// Resolving positions at this ply; `done` slots resolved so far.
+    Ply(u16),
+    Finished,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    #[error("{material}: a mate longer than {MAX_PLIES} plies does not fit a table byte")]
+    TooLong { material: Material },
+    #[error(transparent)]
+    File(#[from] FileError),
+}
+
+/// What a generation wrote.
+#[derive(Debug, Clone, Copy)]
+pub struct Written {
+    pub file_bytes: u64,
+    /// The longest win in the table, in plies.
+    pub longest_win: u16,
+}
+
+/// Slots in a part at most, unless one slice and its mirror image hold
+/// more: two bytes of state each, and as much again for the finished
+/// slices its pushes lead to.
+const PART_SLOTS: u64 = 1 << 25;
+
+/// Bytes of working memory a generation of this layout needs, besides the
+/// sub-tables held in memory: two bytes of state per slot of the largest
+/// part and the batches the file is assembled in; with pawns also one
+/// byte per slot of the finished slices a part reads (at most twice the
+/// part), a range of a sub-table on disk while it answers, and eight bytes per
+/// question to it (one per promotion: at most four per slot of the part's
+/// White-to-move half, as many again for Black's).
+pub fn memory_bytes(layout: &Layout) -> u64 {
+    let slice = layout.rest_size();
+    let batches = 4 * slices::BATCH_SLOTS;
+    if !layout.material().has_pawns() {
+        return 2 * slice + batches;
+    }
+    let part = (2 * slice).max(PART_SLOTS.min(slice * u64::from(layout.pawn_configs())));
+    (2 + 2 + 8 * 2) * part + ANSWER_SLOTS + batches
+}
+
+/// The sub-tables a table's captures and promotions lead to.
+#[derive(Debug, Default)]
+pub struct SubTables {
+    tables: Vec<SubTable>,
+}
+
+#[derive(Debug)]
+struct SubTable {
+    material: Material,
+    layout: Layout,
+    source: Source,
+}
+
+#[derive(Debug)]
+enum Source {
+    Memory(Vec<u8>),
+    /// Read whole while a part's questions to it are answered, one
+    /// sub-table at a time.
+    Disk(TableFile),
+}
+
+/// What the sub-tables say about a position.
+enum Lookup {
+    Known(Dtm),
+    /// Asked later: the table's number in [`SubTables`] and the slot.
+    Deferred(usize, u32),
+}
+
+impl SubTables {
+    pub fn new() -> SubTables {
+        SubTables::default()
+    }
+
+    /// Adds a table held in memory: every slot's code.
+    pub fn add_in_memory(&mut self, material: Material, codes: Vec<u8>) {
+        self.tables.push(SubTable {
+            material,
+            layout: Layout::new(material),
+            source: Source::Memory(codes),
+        });
+    }
+
+    /// Adds a table read from disk only when a part's questions to it are
+    /// answered.
+    pub fn add_on_disk(&mut self, file: TableFile) {
+        self.tables.push(SubTable {
+            material: file.material(),
+            layout: Layout::new(file.material()),
+            source: Source::Disk(file),
+        });
+    }
+
+    fn lookup(&self, board: &Board, turn: Color) -> Lookup {
+        let m = Material::of(board);
+        if m.count() <= 2 {
+            return Lookup::Known(Dtm::Draw);
+        }
+        let (normal, mirrored) = m.normalized();
+        let (number, table) = self
+            .tables
+            .iter()
+            .enumerate()
+            .find(|(_, t)| t.material == normal)
+            .expect("sub-table present");
+        let slot = table
+            .layout
+            .encode(&table.layout.placement(board, turn, mirrored));
+        match &table.source {
+            Source::Memory(codes) => Lookup::Known(Dtm::from_code(codes[slot as usize])),
+            Source::Disk(_) => Lookup::Deferred(number, slot as u32),
+        }
+    }
+
+    /// The value of a position of a sub-table held in memory (an
+    /// en-passant capture leads to a table of fewer units: always one).
+    pub fn value(&self, board: &Board, turn: Color) -> Dtm {
+        match self.lookup(board, turn) {
+            Lookup::Known(v) => v,
+            Lookup::Deferred(..) => panic!("an en-passant capture into a table on disk"),
+        }
+    }
+
+    /// The codes of sub-table `number` for `len` slots from `start` (a
+    /// multiple of the file's block), read from disk when kept there.
+    fn codes(
+        &self,
+        number: usize,
+        start: u64,
+        len: u64,
+    ) -> Result<std::borrow::Cow<'_, [u8]>, FileError> {
+        let table = &self.tables[number];
+        let end = (start + len).min(table.layout.size());
+        Ok(match &table.source {
+            Source::Memory(codes) => {
+                std::borrow::Cow::Borrowed(&codes[start as usize..end as usize])
+            }
+            Source::Disk(file) => {
+                let block = u64::from(BLOCK_SLOTS);
+                debug_assert_eq!(start % block, 0);
+                let blocks = (start / block) as usize..end.div_ceil(block) as usize;
+                let codes = blocks
+                    .into_par_iter()
+                    .map(|b| file.read_block(b))
+                    .collect::<Result<Vec<_>, _>>()?;
+                std::borrow::Cow::Owned(codes.concat())
+            }
+        })
+    }
+}
+
+/// A slot's state, two bytes. Resolved: [`RESOLVED`] and the value code
+/// (plies + 1) in the low byte. Marked as holding no legal position:
+/// [`INVALID`]. Unresolved: the counter of unrefuted moves within the part
+/// in bits 8–14 and the best exit (see [`exit_code`]) in bits 0–7.
+type Word = u16;
+const RESOLVED: Word = 0x8000;
+const INVALID: Word = 0xc000;
+const COUNTER: Word = 1 << 8;
+/// With five units a side has at most 89 moves (three queens and a king).
+const COUNTER_MAX: usize = 0x7f;
+
+fn resolved_at(ply: u16) -> Word {
+    RESOLVED | (ply + 1)
+}
+
+fn is_resolved(w: Word) -> bool {
+    w & RESOLVED != 0
+}
+
+fn counter(w: Word) -> usize {
+    usize::from((w >> 8) & 0x7f)
+}
+
+/// The table byte of a finished slot: unresolved and invalid slots are
+/// draws (code 0).
+fn output_code(w: Word) -> u8 {
+    if w & INVALID == RESOLVED {
+        w as u8
+    } else {
+        0
+    }
+}
+
+/// The best value among a position's moves out of the part, in a byte:
+/// 0 none, 1 a draw, 2–128 a loss in 2–254 plies (the exit never loses at
+/// once: the other side needs a move to mate), 129–255 a win in 1–253
+/// plies. `None` for a longer win, which no table byte can hold.
+fn exit_code(v: Dtm) -> Option<u8> {
+    match v {
+        Dtm::Draw => Some(1),
+        Dtm::Loss(l) => {
+            debug_assert!((2..=MAX_PLIES).contains(&l) && l % 2 == 0);
+            Some(1 + (l / 2) as u8)
+        }
+        Dtm::Win(w) if w < MAX_PLIES => Some(129 + ((w - 1) / 2) as u8),
+        Dtm::Win(_) => None,
+    }
+}
+
+const EXIT_NONE: u8 = 0;
+
+fn exit_value(code: u8) -> Option<Dtm> {
+    match code {
+        EXIT_NONE => None,
+        1 => Some(Dtm::Draw),
+        2..=128 => Some(Dtm::Loss(2 * u16::from(code - 1))),
+        _ => Some(Dtm::Win(2 * u16::from(code - 129) + 1)),
+    }
+}
+
+fn unresolved(counter: usize, exit: u8) -> Word {
+    assert!(counter <= COUNTER_MAX, "{counter} moves fit seven bits");
+    (counter as Word * COUNTER) | Word::from(exit)
+}
+
+/// The ply at which an unresolved slot is decided by its exit alone: a
+/// winning exit, or a losing one once every move in the part is refuted.
+fn due(w: Word) -> Option<u16> {
+    match exit_value(w as u8) {
+        Some(Dtm::Win(x)) => Some(x),
+        Some(Dtm::Loss(l)) if counter(w) == 0 => Some(l),
+        _ => None,
+    }
+}
+
+const CHUNK: usize = 1 << 14;
+
+/// Slots of a sub-table on disk read at once to answer questions (a
+/// multiple of the file's block).
+const ANSWER_SLOTS: u64 = 1 << 25;
+
+/// Generates the table of `layout` and writes it to `path` (a scratch
+/// file beside it holds the finished slices meanwhile).
+pub fn generate(
+    layout: &Layout,
+    subs: &SubTables,
+    path: &Path,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Written, GenerateError> {
+    let mut store = Slices::create(path, layout)?;
+    let result = generate_slices(layout, subs, &mut store, progress)
+        .and_then(|()| Ok(store.assemble(layout, path)?));
+    store.remove();
+    let written = result?;
+    progress(Progress {
+        material: layout.material(),
+        phase: Phase::Finished,
+        done: layout.size(),
+        total: layout.size(),
+    });
+    Ok(written)
+}
+
+fn generate_slices(
+    layout: &Layout,
+    subs: &SubTables,
+    store: &mut Slices,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<(), GenerateError> {
+    let report = |phase, done| {
+        progress(Progress {
+            material: layout.material(),
+            phase,
+            done,
+            total: layout.size(),
+        })
+    };
+    let (mut initialized, mut resolved) = (0u64, 0u64);
+    for configs in parts(layout) {
+        let mut finished = vec![None; layout.pawn_configs() as usize];
+        for config in pushed_to(layout, &configs) {
+            finished[config as usize] = Some(store.read(config)?);
+        }
+        let part = Part::new(layout, subs, &configs, finished);
+        part.init(&|done| report(Phase::Init, initialized + done))?;
+        initialized += part.words.len() as u64;
+        resolved += part.resolve(&|ply, done| report(Phase::Ply(ply), resolved + done))?;
+        for (i, &config) in configs.iter().enumerate() {
+            let words = &part.words[i * part.rest_size..(i + 1) * part.rest_size];
+            store.write(config, words.iter().map(|w| output_code(w.load(Relaxed))))?;
+        }
+    }
+    Ok(())
+}
+
+/// How far the pawns of slice `config` have advanced: a pawn push adds
+/// one or two, a king move that mirrors the board nothing.
+fn advance(layout: &Layout, config: u32) -> u32 {
+    let (squares, slots) = layout.config_pawns(config);
+    slots
+        .iter()
+        .map(|&slot| {
+            let rank = u32::from(squares[slot] >> 3);
+            match layout.piece(slot).color {
+                Color::White => rank,
+                Color::Black => 7 - rank,
+            }
+        })
+        .sum()
+}
+
+/// The slice of `config` mirrored left to right.
+fn mirrored(layout: &Layout, config: u32) -> u32 {
+    let (mut squares, slots) = layout.config_pawns(config);
+    for slot in slots {
+        squares[slot] ^= 7;
+    }
+    layout.config_of(&squares)
+}
+
+/// The parts in the order they are generated: slices of equal advance,
+/// each with its mirror image, furthest advanced first.
+fn parts(layout: &Layout) -> Vec<Vec<u32>> {
+    let mut levels: BTreeMap<u32, Vec<Vec<u32>>> = BTreeMap::new();
+    for config in 0..layout.pawn_configs() {
+        let image = mirrored(layout, config);
+        if image < config {
+            continue;
+        }
+        let pair = if image == config {
+            vec![config]
+        } else {
+            vec![config, image]
+        };
+        levels
+            .entry(advance(layout, config))
+            .or_default()
+            .push(pair);
+    }
+    let mut parts = Vec::new();
+    for (_, pairs) in levels.into_iter().rev() {
+        let mut part: Vec<u32> = Vec::new();
+        for pair in pairs {
+            let slots = (part.len() + pair.len()) as u64 * layout.rest_size();
+            if !part.is_empty() && slots > PART_SLOTS {
+                parts.push(std::mem::take(&mut part));
+            }
+            part.extend(pair);
+        }
+        parts.push(part);
+    }
+    parts
+}
+
+/// The slices one pawn push (single or double) leads to from `configs`.
+fn pushed_to(layout: &Layout, configs: &[u32]) -> Vec<u32> {
+    let mut out = std::collections::BTreeSet::new();
+    for &config in configs {
+        let (squares, slots) = layout.config_pawns(config);
+        let taken = |sq: u8| slots.iter().any(|&s| squares[s] == sq);
+        for &slot in &slots {
+            let white = layout.piece(slot).color == Color::White;
+            let step: i8 = if white { 8 } else { -8 };
+            let from = squares[slot];
+            let one = from.wrapping_add_signed(step);
+            if !(8..56).contains(&one) || taken(one) {
+                continue;
+            }
+            let mut to = squares;
+            to[slot] = one;
+            out.insert(layout.config_of(&to));
+            let two = one.wrapping_add_signed(step);
+            let home = if white { 1 } else { 6 };
+            if from >> 3 == home && !taken(two) {
+                to[slot] = two;
+                out.insert(layout.config_of(&to));
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Where a move within the table leads.
+enum Target {
+    /// A slot of the part.
+    Part(u32),
+    /// A finished slot, with its code.
+    Finished(u8),
+}
+
+/// The state of the part being generated.
+struct Part<'a> {
+    layout: &'a Layout,
+    subs: &'a SubTables,
+    configs: &'a [u32],
+    /// By slice: its place in `configs`, `u32::MAX` when not in the part.
+    position: Vec<u32>,
+    /// By slice: the codes of a finished slice a push leads to.
+    finished: Vec<Option<Vec<u8>>>,
+    rest_size: usize,
+    pawnless: bool,
+    words: Vec<AtomicU16>,
+    /// By chunk of [`CHUNK`] slots, a bit per ply: whether some slot in it
+    /// is resolved at that ply or decided then by its exit. The scan of a
+    /// ply visits only the chunks marked for it, so the long tail of plies
+    /// that resolve a few slots each costs little.
+    work: Vec<[AtomicU64; 4]>,
+    /// The last ply at which an exit decides a slot.
+    last_due: AtomicU16,
+    too_long: AtomicBool,
+}
+
+impl<'a> Part<'a> {
+    fn new(
+        layout: &'a Layout,
+        subs: &'a SubTables,
+        configs: &'a [u32],
+        finished: Vec<Option<Vec<u8>>>,
+    ) -> Part<'a> {
+        let rest_size = layout.rest_size() as usize;
+        let slots = rest_size * configs.len();
+        assert!(slots < u32::MAX as usize, "slot numbers fit in u32");
+        let mut position = vec![u32::MAX; layout.pawn_configs() as usize];
+        for (i, &config) in configs.iter().enumerate() {
+            position[config as usize] = i as u32;
+        }
+        Part {
+            layout,
+            subs,
+            configs,
+            position,
+            finished,
+            rest_size,
+            pawnless: !layout.material().has_pawns(),
+            words: (0..slots).map(|_| AtomicU16::new(0)).collect(),
+            work: (0..slots.div_ceil(CHUNK))
+                .map(|_| Default::default())
+                .collect(),
+            last_due: AtomicU16::new(0),
+            too_long: AtomicBool::new(false),
+        }
+    }
+
+    /// The slice and place of slot `local`.
+    fn split(&self, local: u32) -> (u32, u64) {
+        let local = local as usize;
+        let config = self.configs[local / self.rest_size];
+        (config, (local % self.rest_size) as u64)
+    }
+
+    /// Where the move of the unit in `slot` from `p` (at `from`, split) to
+    /// `q` leads. A table without pawns is one part, its slots the index.
+    fn target(&self, from: (u32, u64), p: &Placement, slot: usize, q: &Placement) -> Target {
+        let (config, rest) = if self.pawnless {
+            (0, self.layout.encode_moved(from.1, p, slot, q))
+        } else {
+            self.layout.encode_split_moved(from, p, slot, q)
+        };
+        let place = self.position[config as usize];
+        if place != u32::MAX {
+            return Target::Part(place * self.rest_size as u32 + rest as u32);
+        }
+        let codes = self.finished[config as usize]
+            .as_ref()
+            .expect("a push leads to a finished slice");
+        Target::Finished(codes[rest as usize])
+    }
+
+    /// The first pass: every slot's counter and best exit, then the
+    /// answers of the sub-tables on disk.
+    fn init(&self, report: &(dyn Fn(u64) + Sync)) -> Result<(), GenerateError> {
+        let size = self.words.len();
+        let done = AtomicU64::new(0);
+        let questions: Vec<Vec<Vec<(u32, u32)>>> = (0..size.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let mut asked = vec![Vec::new(); self.subs.tables.len()];
+                let mut children = Vec::new();
+                for local in c * CHUNK..((c + 1) * CHUNK).min(size) {
+                    let word = self.first_word(local as u32, &mut children, &mut asked);
+                    self.words[local].store(word, Relaxed);
+                }
+                let d = done.fetch_add(CHUNK as u64, Relaxed) + CHUNK as u64;
+                if c % 64 == 0 {
+                    report(d.min(size as u64));
+                }
+                asked
+            })
+            .collect();
+        for number in 0..self.subs.tables.len() {
+            if questions.iter().all(|q| q[number].is_empty()) {
+                continue;
+            }
+            // A range of the sub-table at a time, so that a table as large
+            // as the one being generated is never in memory whole.
+            let size = self.subs.tables[number].layout.size();
+            for start in (0..size).step_by(ANSWER_SLOTS as usize) {
+                let codes = self.subs.codes(number, start, ANSWER_SLOTS)?;
+                let range = start..start + codes.len() as u64;
+                questions.par_iter().for_each(|asked| {
+                    for &(local, slot) in &asked[number] {
+                        if range.contains(&u64::from(slot)) {
+                            let code = codes[(u64::from(slot) - start) as usize];
+                            self.merge_exit(local, Dtm::from_code(code).before_move());
+                        }
+                    }
+                });
+            }
+        }
+        if self.too_long.load(Relaxed) {
+            return Err(self.too_long());
+        }
+        let last = (0..size)
+            .into_par_iter()
+            .filter_map(|local| {
+                let w = self.words[local].load(Relaxed);
+                let ply = if w == resolved_at(0) {
+                    Some(0)
+                } else if is_resolved(w) {
+                    None
+                } else {
+                    due(w)
+                };
+                if let Some(ply) = ply {
+                    self.mark(local as u32, ply);
+                }
+                ply
+            })
+            .max()
+            .unwrap_or(0);
+        self.last_due.store(last, Relaxed);
+        Ok(())
+    }
+
+    /// Marks the chunk of `local` for the scan at `ply`.
+    fn mark(&self, local: u32, ply: u16) {
+        let bits = &self.work[local as usize / CHUNK];
+        bits[usize::from(ply / 64)].fetch_or(1 << (ply % 64), Relaxed);
+    }
+
+    fn marked(&self, chunk: usize, ply: u16) -> bool {
+        let bits = &self.work[chunk];
+        bits[usize::from(ply / 64)].load(Relaxed) & (1 << (ply % 64)) != 0
+    }
+
+    fn too_long(&self) -> GenerateError {
+        GenerateError::TooLong {
+            material: self.layout.material(),
+        }
+    }
+
+    /// Makes `v` the slot's best exit when it is better.
+    fn merge_exit(&self, local: u32, v: Dtm) {
+        let Some(code) = exit_code(v) else {
+            self.too_long.store(true, Relaxed);
+            return;
+        };
+        let _ = self.words[local as usize].fetch_update(Relaxed, Relaxed, |w| {
+            let better = exit_value(w as u8).is_none_or(|old| v > old);
+            (!is_resolved(w) && better).then_some((w & !0xff) | Word::from(code))
+        });
+    }
+
+    /// The first pass for one slot: its word, and the questions to
+    /// sub-tables on disk in `asked`.
+    fn first_word(
+        &self,
+        local: u32,
+        children: &mut Vec<u32>,
+        asked: &mut [Vec<(u32, u32)>],
+    ) -> Word {
+        let layout = self.layout;
+        let from = self.split(local);
+        let Some(p) = layout.decode_split(from.0, from.1) else {
+            return INVALID;
+        };
+        if self.pawnless && may_have_two_names(layout, &p) && layout.encode(&p) != u64::from(local)
+        {
+            return INVALID;
+        }
+        let us = Color::from_white(p.white_to_move);
+        if moves::in_check(layout, &p, !us) {
+            return INVALID;
+        }
+        children.clear();
+        // Distinct moves can lead to one slot only through a symmetric
+        // position; only then are children told apart by slot.
+        let dedup = may_meet_symmetry(layout, &p);
+        let mut board = None;
+        let mut any = false;
+        let mut quiet = 0usize;
+        let mut best: Option<Dtm> = None;
+        let mut exit = |v: Dtm| best = Some(best.map_or(v, |b| b.max(v)));
+        moves::legal_moves(layout, &p, |m| {
+            any = true;
+            if m.leaves_table() {
+                let mut child = board.get_or_insert_with(|| layout.board(&p)).clone();
+                let piece = child
+                    .remove_piece_at(Square::new(u32::from(m.from)))
+                    .expect("a unit on the from square");
+                let role = m.promotion.unwrap_or(piece.role);
+                child.set_piece_at(Square::new(u32::from(m.to)), role.of(piece.color));
+                match self.subs.lookup(&child, !us) {
+                    Lookup::Known(v) => exit(v.before_move()),
+                    Lookup::Deferred(number, slot) => asked[number].push((local, slot)),
+                }
+                return;
+            }
+            let mut q = p;
+            q.squares[m.slot] = m.to;
+            q.white_to_move = !p.white_to_move;
+            match self.target(from, &p, m.slot, &q) {
+                Target::Part(child) if dedup => children.push(child),
+                Target::Part(_) => quiet += 1,
+                Target::Finished(code) => {
+                    let stored = Dtm::from_code(code);
+                    let v = if m.is_double_step(layout) {
+                        self.after_double_step(&p, m.from, m.to, stored)
+                    } else {
+                        stored
+                    };
+                    exit(v.before_move());
+                }
+            }
+        });
+        if !any {
+            return if moves::in_check(layout, &p, us) {
+                resolved_at(0)
+            } else {
+                unresolved(0, exit_code(Dtm::Draw).expect("a draw fits"))
+            };
+        }
+        if dedup {
+            children.sort_unstable();
+            children.dedup();
+            quiet = children.len();
+        }
+        let exit = match best {
+            None => EXIT_NONE,
+            Some(v) => exit_code(v).unwrap_or_else(|| {
+                self.too_long.store(true, Relaxed);
+                EXIT_NONE
+            }),
+        };
+        unresolved(quiet, exit)
+    }
+
+    /// The value, for the side that may take, of the position after a
+    /// double step whose stored position is worth `stored`.
+    fn after_double_step(&self, p: &Placement, from: u8, to: u8, stored: Dtm) -> Dtm {
+        let pos = self.layout.position(p).expect("a legal position");
+        let mut child = pos;
+        child.play_unchecked(Move::Normal {
+            role: Role::Pawn,
+            from: Square::new(u32::from(from)),
+            capture: None,
+            to: Square::new(u32::from(to)),
+            promotion: None,
+        });
+        match ep_value(&child, self.subs) {
+            None => stored,
+            // Only the capture can be played: its value is all.
+            Some(e) if child.legal_moves().iter().all(|m| m.is_en_passant()) => e,
+            Some(e) => stored.max(e),
+        }
+    }
+
+    /// The plies, until nothing is left to resolve; returns the slots
+    /// resolved.
+    fn resolve(&self, report: &(dyn Fn(u16, u64) + Sync)) -> Result<u64, GenerateError> {
+        let mut resolved = 0;
+        let mut ply: u16 = 0;
+        loop {
+            let expand = ply < MAX_PLIES;
+            let found = self.scan(ply, expand);
+            resolved += found;
+            report(ply, resolved);
+            if found == 0 && ply >= self.last_due.load(Relaxed) {
+                return Ok(resolved);
+            }
+            if !expand {
+                return Err(self.too_long());
+            }
+            ply += 1;
+        }
+    }
+
+    /// One ply: resolves the slots whose exit decides them now, then
+    /// expands every slot resolved at `ply` (unless `expand` is off).
+    /// Returns how many slots were resolved at `ply`.
+    fn scan(&self, ply: u16, expand: bool) -> u64 {
+        self.words
+            .par_chunks(CHUNK)
+            .enumerate()
+            .filter(|&(c, _)| self.marked(c, ply))
+            .map(|(c, chunk)| {
+                let mut preds = Vec::new();
+                let mut found = 0;
+                for (i, word) in chunk.iter().enumerate() {
+                    let local = (c * CHUNK + i) as u32;
+                    let w = word.load(Relaxed);
+                    let now = w == resolved_at(ply)
+                        || (!is_resolved(w) && due(w) == Some(ply) && self.set(local, ply));
+                    if !now {
+                        continue;
+                    }
+                    found += 1;
+                    if !expand {
+                        continue;
+                    }
+                    if ply % 2 == 0 {
+                        // Lost now: every predecessor wins next ply.
+                        self.predecessors(local, &mut preds, false);
+                        for &pred in &preds {
+                            self.set(pred, ply + 1);
+                        }
+                    } else {
+                        self.predecessors(local, &mut preds, true);
+                        for &pred in &preds {
+                            self.refute(pred, ply);
+                        }
+                    }
+                }
+                found
+            })
+            .sum()
+    }
+
+    /// Resolves the slot at `ply` (a loss when even, a win when odd)
+    /// unless it is resolved already or holds no legal position.
+    fn set(&self, local: u32, ply: u16) -> bool {
+        let set = self.words[local as usize]
+            .fetch_update(Relaxed, Relaxed, |w| {
+                (!is_resolved(w)).then_some(resolved_at(ply))
+            })
+            .is_ok();
+        if set {
+            self.mark(local, ply);
+        }
+        set
+    }
+
+    /// One move of the slot is refuted at `ply`; with none left, the slot
+    /// is lost at `ply + 1`, or when its best exit loses if that is later.
+    fn refute(&self, local: u32, ply: u16) {
+        let Ok(w) = self.words[local as usize].fetch_update(Relaxed, Relaxed, |w| {
+            (!is_resolved(w) && counter(w) > 0).then(|| w - COUNTER)
+        }) else {
+            return;
+        };
+        if counter(w) != 1 {
+            return;
+        }
+        match exit_value(w as u8) {
+            None => {
+                self.set(local, ply + 1);
+            }
+            Some(Dtm::Loss(l)) if l <= ply + 1 => {
+                self.set(local, ply + 1);
+            }
+            // The scan at ply `l` resolves it.
+            Some(Dtm::Loss(l)) => {
+                self.mark(local, l);
+                self.last_due.fetch_max(l, Relaxed);
+            }
+            // Some exit holds: never lost.
+            Some(_) => {}
+        }
+    }
+
+    /// The slots of the part from which a move that captures nothing and
+    /// promotes nothing leads to `local`, into `preds` (cleared first);
+    /// each once when `distinct`, else symmetric positions may come twice.
+    /// Slots of illegal positions may be among them. A pawn's un-move
+    /// leads to a slice generated later, which values its push then.
+    fn predecessors(&self, local: u32, preds: &mut Vec<u32>, distinct: bool) {
+        let layout = self.layout;
+        let from = self.split(local);
+        let p = layout
+            .decode_split(from.0, from.1)
+            .expect("a resolved slot is valid");
+        preds.clear();
+        unmoves(layout, &p, |q, slot, _| {
+            if layout.piece(slot).role == Role::Pawn {
+                return;
+            }
+            match self.target(from, &p, slot, &q) {
+                Target::Part(pred) => preds.push(pred),
+                Target::Finished(_) => unreachable!("a piece's move stays in its part"),
+            }
+        });
+        if distinct {
+            preds.sort_unstable();
+            preds.dedup();
+        }
+    }
+}
+
+/// Calls `found` with every placement from which a move that captures
+/// nothing and promotes nothing leads to `p`, the slot of the unit that
+/// moved, and for a pawn's double step the square it skipped. Placements are not yet brought into the stored
+/// part of the board. Kings never stand side by side in them, but the side
+/// that moves next in `p` may stand in check: the generator knows those
+/// slots as illegal already, which is cheaper than an attack test here.
+pub fn unmoves(
+    layout: &Layout,
+    p: &Placement,
+    mut found: impl FnMut(Placement, usize, Option<u8>),
+) {
+    let mover = if p.white_to_move {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let occupied = layout.occupied(p);
+    for slot in 0..layout.units() {
+        let piece = layout.piece(slot);
+        if piece.color != mover {
+            continue;
+        }
+        let from = p.squares[slot];
+        let mut push = |to: u8, double: bool| {
+            let mut q = *p;
+            q.squares[slot] = to;
+            q.white_to_move = !p.white_to_move;
+            if slot > 1 || kings_apart(q.squares[0], q.squares[1]) {
+                found(q, slot, double.then_some((from + to) / 2));
+            }
+        };
+        if piece.role == Role::Pawn {
+            let back: i16 = if mover == Color::White { -8 } else { 8 };
+            let one = (i16::from(from) + back) as u8;
+            let home_rank = if mover == Color::White { 1 } else { 6 };
+            let double_rank = if mover == Color::White { 3 } else { 4 };
+            if (8..56).contains(&one) && !occupied.contains(Square::new(u32::from(one))) {
+                push(one, false);
+                let two = (i16::from(one) + back) as u8;
+                if from >> 3 == double_rank
+                    && two >> 3 == home_rank
+                    && !occupied.contains(Square::new(u32::from(two)))
+                {
+                    push(two, true);
+                }
+            }
+        } else {
+            let sq = Square::new(u32::from(from));
+            for to in attacks::attacks(sq, piece, occupied) & !occupied {
+                push(u8::from(to), false);
+            }
+        }
+    }
+}
+
+fn on_a1h8(sq: u8) -> bool {
+    sq >> 3 == sq & 7
+}
+
+fn on_a8h1(sq: u8) -> bool {
+    (sq >> 3) + (sq & 7) == 7
+}
+
+/// Only a placement with both kings on the a1–h8 diagonal has a mirror
+/// image with another slot (see `index`); others need no check.
+fn may_have_two_names(layout: &Layout, p: &Placement) -> bool {
+    !layout.material().has_pawns() && on_a1h8(p.squares[0]) && on_a1h8(p.squares[1])
+}
+
+/// Whether two moves of this placement can lead to one slot: then their
+/// children are mirror images in a diagonal (the only symmetry that fixes
+/// squares), which fixes both kings after the move, so at most one king
+/// stands off that diagonal now. Without pawns only; pawns rule out the
+/// diagonal mirrors.
+fn may_meet_symmetry(layout: &Layout, p: &Placement) -> bool {
+    if layout.material().has_pawns() {
+        return false;
+    }
+    let kings = &p.squares[..2];
+    [on_a1h8 as fn(u8) -> bool, on_a8h1]
+        .iter()
+        .any(|on| kings.iter().any(|&s| on(s)))
+}
+
+fn played(pos: &Chess, m: &Move) -> Chess {
+    let mut child = pos.clone();
+    child.play_unchecked(*m);
+    child
+}
+
+/// The best en-passant capture in `pos` for the side to move, if any.
+fn ep_value(pos: &Chess, subs: &SubTables) -> Option<Dtm> {
+    pos.legal_moves()
+        .iter()
+        .filter(|m| m.is_en_passant())
+        .map(|m| {
+            let child = played(pos, m);
+            subs.value(child.board(), child.turn()).before_move()
+        })
+        .max()
+}
+
+#[cfg(test)]
+mod tests;
