@@ -7,24 +7,114 @@
 //! either (mates by a lone knight need the other king smothered by its own
 //! units in a corner) is what the table confirmed.
 
-use shakmaty::{Chess, Color, Position, Role};
+use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks};
+use shakmaty::{Bitboard, Chess, Color, Position, Role, Square};
 
 use super::minors;
 use crate::tablebase::Wdl;
 
+/// Plies of look-ahead past the static rule (see the module docs).
+const LOOK_AHEAD: u32 = 2;
+
 pub(super) fn recognize(pos: &Chess, strong: Color) -> Option<Wdl> {
-    if pos.turn() == strong {
-        return None;
-    }
-    let holds = pos.legal_moves().iter().any(|m| {
+    let draw = if pos.turn() == strong {
+        every_move_holds(pos, strong, LOOK_AHEAD)
+    } else {
+        takes_into_minors(pos) || holds_within(pos, strong, LOOK_AHEAD)
+    };
+    draw.then_some(Wdl::Draw)
+}
+
+/// The side with the lone knight, to move, can take the bishop or the
+/// knight into a minor-piece ending that the (verified) minor-piece
+/// rules call a draw.
+fn takes_into_minors(pos: &Chess) -> bool {
+    pos.legal_moves().iter().any(|m| {
         if !matches!(m.capture(), Some(Role::Bishop | Role::Knight)) {
             return false;
         }
         let mut after = pos.clone();
         after.play_unchecked(*m);
         minors::recognize(&after) == Some(Wdl::Draw)
-    });
-    holds.then_some(Wdl::Draw)
+    })
+}
+
+/// The strong side, to move, has moves, and each leads to a position
+/// that holds for the knight side within `depth` more plies.
+fn every_move_holds(pos: &Chess, strong: Color, depth: u32) -> bool {
+    let moves = pos.legal_moves();
+    !moves.is_empty()
+        && moves.iter().all(|m| {
+            if m.is_capture() {
+                return false;
+            }
+            let mut after = pos.clone();
+            after.play_unchecked(*m);
+            holds_within(&after, strong, depth.saturating_sub(1))
+        })
+}
+
+/// The knight side, to move, is safe now ([`safe`]) or, with `depth`
+/// plies to spare, has a move after which every reply keeps it so.
+fn holds_within(pos: &Chess, strong: Color, depth: u32) -> bool {
+    if safe(pos, strong) {
+        return true;
+    }
+    if depth < 2 {
+        return false;
+    }
+    pos.legal_moves().iter().any(|m| {
+        let mut after = pos.clone();
+        after.play_unchecked(*m);
+        every_move_holds(&after, strong, depth - 1)
+    })
+}
+
+/// The knight side, to move, is out of danger: not in check, its knight
+/// not attacked, with two squares to go to that no strong unit attacks and
+/// its king at most three steps off; its king off the edge (where mating
+/// nets start); and the strong king not on the edge next to its own minor
+/// piece, where a lone knight can mate it.
+fn safe(pos: &Chess, strong: Color) -> bool {
+    if pos.is_check() {
+        return false;
+    }
+    let board = pos.board();
+    let (Some(strong_king), Some(weak_king), Some(bishop), Some(knight), Some(weak_knight)) = (
+        board.king_of(strong),
+        board.king_of(!strong),
+        single(board.by_piece(Role::Bishop.of(strong))),
+        single(board.by_piece(Role::Knight.of(strong))),
+        single(board.by_piece(Role::Knight.of(!strong))),
+    ) else {
+        return false;
+    };
+    let attacked = king_attacks(strong_king)
+        | bishop_attacks(bishop, board.occupied())
+        | knight_attacks(knight);
+    let flights = knight_attacks(weak_knight) & !attacked & !Bitboard::from(weak_king);
+    let minors = Bitboard::from(bishop) | Bitboard::from(knight);
+    !attacked.contains(weak_knight)
+        && flights.count() >= 3
+        && (weak_king.distance(weak_knight) <= 3
+            || weak_king.distance(weak_knight) < strong_king.distance(weak_knight))
+        && edge_distance(weak_king) >= 1
+        && !(edge_distance(strong_king) == 0 && king_attacks(strong_king).intersects(minors))
+}
+
+/// Steps from `sq` to the nearest edge of the board.
+fn edge_distance(sq: Square) -> u32 {
+    let file = sq.file().to_u32();
+    let rank = sq.rank().to_u32();
+    file.min(7 - file).min(rank).min(7 - rank)
+}
+
+fn single(bb: Bitboard) -> Option<Square> {
+    if bb.count() == 1 {
+        bb.first()
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
