@@ -177,3 +177,30 @@ fn registry_answers_textbook_positions() {
     let philidor = position("4k3/8/r7/3KP3/8/8/8/3R4 w - - 0 1");
     assert_eq!(registry.recognize(&philidor), Some(Wdl::Draw));
 }
+
+/// The five-unit recognizers against cookd's own tables, on the sample of
+/// every 197th placement of the first two units (both orientations). CI
+/// has no five-unit tables: generate them with `cookd tb generate --dir
+/// DIR KBNvKN KRPvKR` (about 6 GB of memory for KRPvKR), then run with
+/// `COOKD_TABLES=DIR cargo test --release -- --ignored five_unit`.
+#[test]
+#[ignore = "needs cookd's KBNvKN and KRPvKR tables (COOKD_TABLES=DIR)"]
+fn five_unit_recognizers_on_a_sample() {
+    use solvers::tablebase::tables::DtmTables;
+    let dir = std::env::var("COOKD_TABLES").expect("COOKD_TABLES names the tables' folder");
+    let tables = DtmTables::new(std::path::Path::new(&dir));
+    let registry = Registry::new();
+    for (name, key, spotted) in [
+        ("kbnkn", "KBNvKN", 889_635),
+        ("kbnkn", "KNvKBN", 875_970),
+        ("krpkr", "KRPvKR", 24_167),
+        ("krpkr", "KRvKRP", 28_978),
+    ] {
+        let material: Material = key.parse().unwrap();
+        let table = tables.load(&material).unwrap();
+        let recognizer = registry.by_name(name).unwrap();
+        let stats = verify(recognizer, &material, &table, Sample::EveryNth(197)).unwrap();
+        assert_eq!(stats.incorrect, 0, "{name} on {key}: {:?}", stats.examples);
+        assert!(stats.spotted_draws >= spotted, "{name} on {key}: {stats:?}");
+    }
+}

@@ -139,10 +139,16 @@ pub fn verify(
         .try_reduce(Stats::default, |a, b| Ok(a.merge(b)))
 }
 
-/// Calls `visit` on every position of `material` (see the module docs).
-pub fn enumerate(material: &Material, visit: &mut dyn FnMut(&Chess)) {
+/// Calls `visit` on every position of `material` (see the module docs), or
+/// on the same deterministic sample [`verify`] takes: rules mined from a
+/// table start on a sample.
+pub fn enumerate(material: &Material, sample: Sample, visit: &mut dyn FnMut(&Chess)) {
     let units = units(material);
-    for chunk in 0..64 * 64u32 {
+    let step = match sample {
+        Sample::All => 1,
+        Sample::EveryNth(n) => n.max(1),
+    };
+    for chunk in (0..64 * 64u32).filter(|chunk| *chunk as usize % step == 0) {
         let prefix = [Square::new(chunk / 64), Square::new(chunk % 64)];
         enumerate_from(&units, &prefix, visit);
     }
