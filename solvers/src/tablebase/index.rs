@@ -343,20 +343,7 @@ impl Layout {
                 squares[group.first + i] = s + offset;
             }
         }
-        let (wk, bk) = self.pairs[rest as usize];
-        squares[0] = wk;
-        squares[1] = bk;
-        let mut seen = 0u64;
-        for &sq in &squares[..self.units] {
-            if seen & (1 << sq) != 0 {
-                return None;
-            }
-            seen |= 1 << sq;
-        }
-        Some(Placement {
-            squares,
-            white_to_move,
-        })
+        self.with_kings(squares, rest, white_to_move)
     }
 
     /// The index of a placement (units on distinct squares, pawns on ranks
@@ -505,7 +492,19 @@ impl Layout {
                 squares[group.first + i] = s + offset;
             }
         }
-        let (wk, bk) = self.pairs[rest as usize];
+        self.with_kings(squares, rest, white_to_move)
+    }
+
+    /// The placement of `squares` (the units but the kings) with the kings
+    /// of pair `pair`, or `None` when two units share a square.
+    #[inline]
+    fn with_kings(
+        &self,
+        mut squares: [u8; MAX_UNITS],
+        pair: u64,
+        white_to_move: bool,
+    ) -> Option<Placement> {
+        let (wk, bk) = self.pairs[pair as usize];
         squares[0] = wk;
         squares[1] = bk;
         let mut seen = 0u64;
