@@ -53,6 +53,10 @@
 //! capture (valued from a sub-table).
 
 mod slices;
+mod state;
+mod subtables;
+pub use subtables::SubTables;
+use {state::*, subtables::Lookup};
 
 #[cfg(test)]
 pub(crate) mod reference;
@@ -62,10 +66,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use shakmaty::{attacks, Board, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{attacks, Chess, Color, Move, Position, Role, Square};
 
 use super::dtm::{Dtm, MAX_PLIES};
-use super::file::{FileError, TableFile, BLOCK_SLOTS};
+use super::file::FileError;
 use super::index::{kings_apart, Layout, Placement};
 use super::moves;
 use super::Material;
@@ -125,191 +129,6 @@ pub fn memory_bytes(layout: &Layout) -> u64 {
     }
     let part = (2 * slice).max(PART_SLOTS.min(slice * u64::from(layout.pawn_configs())));
     (2 + 2 + 8 * 2) * part + ANSWER_SLOTS + batches
-}
-
-/// The sub-tables a table's captures and promotions lead to.
-#[derive(Debug, Default)]
-pub struct SubTables {
-    tables: Vec<SubTable>,
-}
-
-#[derive(Debug)]
-struct SubTable {
-    material: Material,
-    layout: Layout,
-    source: Source,
-}
-
-#[derive(Debug)]
-enum Source {
-    Memory(Vec<u8>),
-    /// Read whole while a part's questions to it are answered, one
-    /// sub-table at a time.
-    Disk(TableFile),
-}
-
-/// What the sub-tables say about a position.
-enum Lookup {
-    Known(Dtm),
-    /// Asked later: the table's number in [`SubTables`] and the slot.
-    Deferred(usize, u32),
-}
-
-impl SubTables {
-    pub fn new() -> SubTables {
-        SubTables::default()
-    }
-
-    /// Adds a table held in memory: every slot's code.
-    pub fn add_in_memory(&mut self, material: Material, codes: Vec<u8>) {
-        self.tables.push(SubTable {
-            material,
-            layout: Layout::new(material),
-            source: Source::Memory(codes),
-        });
-    }
-
-    /// Adds a table read from disk only when a part's questions to it are
-    /// answered.
-    pub fn add_on_disk(&mut self, file: TableFile) {
-        self.tables.push(SubTable {
-            material: file.material(),
-            layout: Layout::new(file.material()),
-            source: Source::Disk(file),
-        });
-    }
-
-    fn lookup(&self, board: &Board, turn: Color) -> Lookup {
-        let m = Material::of(board);
-        if m.count() <= 2 {
-            return Lookup::Known(Dtm::Draw);
-        }
-        let (normal, mirrored) = m.normalized();
-        let (number, table) = self
-            .tables
-            .iter()
-            .enumerate()
-            .find(|(_, t)| t.material == normal)
-            .expect("sub-table present");
-        let slot = table
-            .layout
-            .encode(&table.layout.placement(board, turn, mirrored));
-        match &table.source {
-            Source::Memory(codes) => Lookup::Known(Dtm::from_code(codes[slot as usize])),
-            Source::Disk(_) => Lookup::Deferred(number, slot as u32),
-        }
-    }
-
-    /// The value of a position of a sub-table held in memory (an
-    /// en-passant capture leads to a table of fewer units: always one).
-    pub fn value(&self, board: &Board, turn: Color) -> Dtm {
-        match self.lookup(board, turn) {
-            Lookup::Known(v) => v,
-            Lookup::Deferred(..) => panic!("an en-passant capture into a table on disk"),
-        }
-    }
-
-    /// The codes of sub-table `number` for `len` slots from `start` (a
-    /// multiple of the file's block), read from disk when kept there.
-    fn codes(
-        &self,
-        number: usize,
-        start: u64,
-        len: u64,
-    ) -> Result<std::borrow::Cow<'_, [u8]>, FileError> {
-        let table = &self.tables[number];
-        let end = (start + len).min(table.layout.size());
-        Ok(match &table.source {
-            Source::Memory(codes) => {
-                std::borrow::Cow::Borrowed(&codes[start as usize..end as usize])
-            }
-            Source::Disk(file) => {
-                let block = u64::from(BLOCK_SLOTS);
-                debug_assert_eq!(start % block, 0);
-                let blocks = (start / block) as usize..end.div_ceil(block) as usize;
-                let codes = blocks
-                    .into_par_iter()
-                    .map(|b| file.read_block(b))
-                    .collect::<Result<Vec<_>, _>>()?;
-                std::borrow::Cow::Owned(codes.concat())
-            }
-        })
-    }
-}
-
-/// A slot's state, two bytes. Resolved: [`RESOLVED`] and the value code
-/// (plies + 1) in the low byte. Marked as holding no legal position:
-/// [`INVALID`]. Unresolved: the counter of unrefuted moves within the part
-/// in bits 8–14 and the best exit (see [`exit_code`]) in bits 0–7.
-type Word = u16;
-const RESOLVED: Word = 0x8000;
-const INVALID: Word = 0xc000;
-const COUNTER: Word = 1 << 8;
-/// With five units a side has at most 89 moves (three queens and a king).
-const COUNTER_MAX: usize = 0x7f;
-
-fn resolved_at(ply: u16) -> Word {
-    RESOLVED | (ply + 1)
-}
-
-fn is_resolved(w: Word) -> bool {
-    w & RESOLVED != 0
-}
-
-fn counter(w: Word) -> usize {
-    usize::from((w >> 8) & 0x7f)
-}
-
-/// The table byte of a finished slot: unresolved and invalid slots are
-/// draws (code 0).
-fn output_code(w: Word) -> u8 {
-    if w & INVALID == RESOLVED {
-        w as u8
-    } else {
-        0
-    }
-}
-
-/// The best value among a position's moves out of the part, in a byte:
-/// 0 none, 1 a draw, 2–128 a loss in 2–254 plies (the exit never loses at
-/// once: the other side needs a move to mate), 129–255 a win in 1–253
-/// plies. `None` for a longer win, which no table byte can hold.
-fn exit_code(v: Dtm) -> Option<u8> {
-    match v {
-        Dtm::Draw => Some(1),
-        Dtm::Loss(l) => {
-            debug_assert!((2..=MAX_PLIES).contains(&l) && l % 2 == 0);
-            Some(1 + (l / 2) as u8)
-        }
-        Dtm::Win(w) if w < MAX_PLIES => Some(129 + ((w - 1) / 2) as u8),
-        Dtm::Win(_) => None,
-    }
-}
-
-const EXIT_NONE: u8 = 0;
-
-fn exit_value(code: u8) -> Option<Dtm> {
-    match code {
-        EXIT_NONE => None,
-        1 => Some(Dtm::Draw),
-        2..=128 => Some(Dtm::Loss(2 * u16::from(code - 1))),
-        _ => Some(Dtm::Win(2 * u16::from(code - 129) + 1)),
-    }
-}
-
-fn unresolved(counter: usize, exit: u8) -> Word {
-    assert!(counter <= COUNTER_MAX, "{counter} moves fit seven bits");
-    (counter as Word * COUNTER) | Word::from(exit)
-}
-
-/// The ply at which an unresolved slot is decided by its exit alone: a
-/// winning exit, or a losing one once every move in the part is refuted.
-fn due(w: Word) -> Option<u16> {
-    match exit_value(w as u8) {
-        Some(Dtm::Win(x)) => Some(x),
-        Some(Dtm::Loss(l)) if counter(w) == 0 => Some(l),
-        _ => None,
-    }
 }
 
 const CHUNK: usize = 1 << 14;
@@ -553,7 +372,7 @@ impl<'a> Part<'a> {
         let questions: Vec<Vec<Vec<(u32, u32)>>> = (0..size.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
-                let mut asked = vec![Vec::new(); self.subs.tables.len()];
+                let mut asked = vec![Vec::new(); self.subs.count()];
                 let mut children = Vec::new();
                 for local in c * CHUNK..((c + 1) * CHUNK).min(size) {
                     let word = self.first_word(local as u32, &mut children, &mut asked);
@@ -566,13 +385,13 @@ impl<'a> Part<'a> {
                 asked
             })
             .collect();
-        for number in 0..self.subs.tables.len() {
+        for number in 0..self.subs.count() {
             if questions.iter().all(|q| q[number].is_empty()) {
                 continue;
             }
             // A range of the sub-table at a time, so that a table as large
             // as the one being generated is never in memory whole.
-            let size = self.subs.tables[number].layout.size();
+            let size = self.subs.size(number);
             for start in (0..size).step_by(ANSWER_SLOTS as usize) {
                 let codes = self.subs.codes(number, start, ANSWER_SLOTS)?;
                 let range = start..start + codes.len() as u64;
