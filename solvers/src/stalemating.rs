@@ -174,7 +174,7 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Color, FromSetup, Piece, Setup};
 
-    use crate::testing::{position, Lcg};
+    use crate::testing::{any_move, position, random_games_from, Lcg};
 
     /// `is_stalemate` agrees with shakmaty at every node of random games
     /// from positions full of pins, promotions, castling rights and en
@@ -200,14 +200,10 @@ mod tests {
             "4k3/4p3/4P3/8/1b6/8/3P4/4K3 w - - 0 1",
             "8/1p6/1P6/8/5b2/4p3/4P1B1/k3K3 b - - 0 1",
         ];
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut stalemated = 0;
         for fen in fens {
-            let start = position(fen);
-            for _ in 0..200 {
-                let mut pos = start.clone();
-                for _ in 0..80 {
-                    let moves = pos.legal_moves();
+            for game in random_games_from(&position(fen), 11, 200, 80, any_move) {
+                for pos in game {
                     let fast = is_stalemate(&pos);
                     assert_eq!(
                         fast,
@@ -216,13 +212,6 @@ mod tests {
                         Fen::from_position(&pos, EnPassantMode::Legal)
                     );
                     stalemated += usize::from(fast);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
                 }
             }
         }
@@ -312,17 +301,8 @@ mod tests {
             "7k/7B/4K3/8/8/8/7p/6RR w - - 0 1",
         ];
         for fen in fens {
-            let start = position(fen);
-            for _ in 0..100 {
-                let mut pos = start.clone();
-                for _ in 0..60 {
-                    check(&pos);
-                    let legal = pos.legal_moves();
-                    if legal.is_empty() {
-                        break;
-                    }
-                    pos.play_unchecked(legal[rng.next(legal.len())]);
-                }
+            for game in random_games_from(&position(fen), 13, 100, 60, any_move) {
+                game.iter().for_each(&mut check);
             }
         }
         println!("{stalemates} stalemates, {turned_away} of {moves} moves turned away");

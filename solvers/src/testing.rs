@@ -52,12 +52,23 @@ pub fn random_games(
     seed: u64,
     count: usize,
     plies: usize,
+    pick: impl FnMut(&Chess, &MoveList, &mut Lcg) -> Option<Move>,
+) -> Vec<Vec<Chess>> {
+    random_games_from(&Chess::default(), seed, count, plies, pick)
+}
+
+/// [`random_games`] from `start` instead of the initial array.
+pub fn random_games_from(
+    start: &Chess,
+    seed: u64,
+    count: usize,
+    plies: usize,
     mut pick: impl FnMut(&Chess, &MoveList, &mut Lcg) -> Option<Move>,
 ) -> Vec<Vec<Chess>> {
     let mut rng = Lcg(seed);
     (0..count)
         .map(|_| {
-            let mut positions = vec![Chess::default()];
+            let mut positions = vec![start.clone()];
             for _ in 0..plies {
                 let pos = positions.last().expect("never empty");
                 let moves = pos.legal_moves();
@@ -74,6 +85,11 @@ pub fn random_games(
             positions
         })
         .collect()
+}
+
+/// A move for [`random_games`]: any legal move, uniformly.
+pub fn any_move(_: &Chess, moves: &MoveList, rng: &mut Lcg) -> Option<Move> {
+    Some(moves[rng.next(moves.len())])
 }
 
 /// A move for [`random_games`]: a capture half of the time when there is
