@@ -101,7 +101,9 @@ impl Mobile {
 /// [`StalemateTest::new`]).
 #[derive(Debug, Clone)]
 pub struct StalemateTest {
-    units: Vec<Mobile>,
+    /// In a fixed array: the test is made at every last-move node, where
+    /// a heap allocation would cost as much as the test.
+    units: [Option<Mobile>; 15],
     /// The squares a stalemating move may go to: every unit off its king's
     /// lines can only lose its moves by being captured (a pawn also by
     /// having its push filled).
@@ -110,18 +112,21 @@ pub struct StalemateTest {
 
 impl StalemateTest {
     /// The test for the side to move's moves in `pos`; `None` where it
-    /// cannot tell (the other side has no king, or castling rights).
+    /// cannot tell (the other side has no king, castling rights, or more
+    /// than sixteen units).
     pub fn new(pos: &Chess) -> Option<StalemateTest> {
         let side = !pos.turn();
         let king = pos.board().king_of(side)?;
-        if pos.castles().has_color(side) {
+        // Fifteen units besides the king at most, as in any legal position
+        // (the array below holds no more).
+        if pos.castles().has_color(side) || pos.board().by_color(side).count() > 16 {
             return None;
         }
         let mut test = StalemateTest {
-            units: Vec::new(),
+            units: [None; 15],
             to: Bitboard::FULL,
         };
-        for (sq, role, targets) in mobile(pos, side) {
+        for ((sq, role, targets), unit) in mobile(pos, side).zip(&mut test.units) {
             let beyond = attacks::ray(king, sq)
                 .into_iter()
                 .filter(|&x| attacks::between(king, x).contains(sq))
@@ -142,7 +147,7 @@ impl StalemateTest {
                 };
             }
             let line = beyond | attacks::between(king, sq);
-            test.units.push(Mobile {
+            *unit = Some(Mobile {
                 sq,
                 beyond,
                 line,
@@ -164,7 +169,12 @@ impl StalemateTest {
         let Move::Normal { from, to, .. } = *m else {
             return true;
         };
-        self.to.contains(to) && self.units.iter().all(|u| u.may_lose_its_moves(from, to))
+        self.to.contains(to)
+            && self
+                .units
+                .iter()
+                .flatten()
+                .all(|u| u.may_lose_its_moves(from, to))
     }
 }
 
