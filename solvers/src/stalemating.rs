@@ -127,10 +127,13 @@ impl StalemateTest {
             to: Bitboard::FULL,
         };
         for ((sq, role, targets), unit) in mobile(pos, side).zip(&mut test.units) {
+            // The line through king and unit, from the unit outwards: the
+            // unit's lines on a board holding only the king stop at the
+            // king, so they leave out the line's far side of the king.
             let beyond = attacks::ray(king, sq)
-                .into_iter()
-                .filter(|&x| attacks::between(king, x).contains(sq))
-                .collect::<Bitboard>();
+                & attacks::queen_attacks(sq, Bitboard::from(king))
+                & !attacks::between(king, sq)
+                & !Bitboard::from(king);
             let pawn = (role == Role::Pawn).then(|| {
                 let captures = targets & attacks::pawn_attacks(side, sq);
                 let push = (targets & !captures)
@@ -145,6 +148,10 @@ impl StalemateTest {
                     Some((None, _)) => Bitboard::FULL,
                     None => Bitboard::from(sq),
                 };
+                if test.to.is_empty() {
+                    // Hopeless: the other units no longer matter.
+                    return Some(test);
+                }
             }
             let line = beyond | attacks::between(king, sq);
             *unit = Some(Mobile {
