@@ -49,14 +49,7 @@ fn solve(dir: &Path, config: &str, env: &[(&str, &str)]) -> (Output, Vec<Value>,
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let verdicts = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| {
-            let mut v: Value = serde_json::from_str(l).unwrap();
-            v.as_object_mut().unwrap().remove("timings_ms");
-            v
-        })
-        .collect();
+    let verdicts = without_timings(&out.stdout);
     (out, verdicts, seconds)
 }
 
@@ -310,14 +303,7 @@ fn solve_entries(dir: &Path, config: &str, env: &[(&str, &str)]) -> (i32, Vec<Va
         .envs(env.iter().copied())
         .output()
         .unwrap();
-    let verdicts = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| {
-            let mut v: Value = serde_json::from_str(l).unwrap();
-            v.as_object_mut().unwrap().remove("timings_ms");
-            v
-        })
-        .collect();
+    let verdicts = without_timings(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     (out.status.code().unwrap(), verdicts, stderr)
 }
@@ -371,6 +357,83 @@ fn whole_files_on_the_cluster_equal_a_local_run() {
     // Every file judged: the task folder is gone.
     spool_is_empty(dir.path());
     println!("three files, one task each (one submitted twice): {seconds:.1} s\n{stderr}");
+
+    // `cookd run` sends each file it claims to the cluster whole the same
+    // way, each file's first task failing once: the verdicts in its outbox
+    // are a local run's of the same files.
+    let plain = dir.path().join("plain");
+    std::fs::create_dir(&plain).unwrap();
+    let mut names = Vec::new();
+    for (name, text) in ENTRIES {
+        std::fs::write(plain.join(name), text).unwrap();
+        names.push(name);
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_cookd"))
+        .args(["solve", "--format", "json", "--config"])
+        .arg(dir.path().join("local.yaml"))
+        .args(&names)
+        .current_dir(&plain)
+        .output()
+        .unwrap();
+    let local = without_timings(&out.stdout);
+    let mut daemon = Spool::new(MailTo::Nobody, 2);
+    let config = daemon.path("pipeline.yaml");
+    let plain_config = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "{plain_config}executor: {{kind: slurm, spool: slurm-spool, whole_files: true, \
+             time_limit: '10:00'}}\n"
+        ),
+    )
+    .unwrap();
+    let mut wrapper = vec!["env".to_owned(), "COOKD_WORK_FAIL_ONCE=0".to_owned()];
+    wrapper.extend(
+        env.iter()
+            .filter(|(k, _)| *k == "PATH")
+            .map(|(k, v)| format!("{k}={v}")),
+    );
+    let wrapper: Vec<&str> = wrapper.iter().map(String::as_str).collect();
+    let started = Instant::now();
+    daemon.start_with(&wrapper);
+    for (name, text) in ENTRIES {
+        daemon.rename_in(name, text);
+    }
+    for (name, want) in names.iter().zip(&local) {
+        let stem = name.split('.').next().unwrap();
+        let mut got = daemon.wait_verdict(stem, 0);
+        got.as_object_mut().unwrap().remove("timings_ms");
+        assert_eq!(&got, want, "{}", daemon.log());
+    }
+    let daemon_s = started.elapsed().as_secs_f64();
+    let log = daemon.log();
+    for part in [
+        "a.fen: 1 of 1 task(s) done on the cluster",
+        "b.txt: 1 of 1 task(s) done on the cluster",
+        "c.fen: 1 of 1 task(s) done on the cluster",
+        "task(s) 0 left no result; submitted again (1 of 2)",
+    ] {
+        assert!(log.contains(part), "{part}: {log}");
+    }
+    daemon.signal("TERM");
+    assert!(daemon.wait_exit().success());
+    let left: Vec<_> = std::fs::read_dir(daemon.path("slurm-spool"))
+        .unwrap()
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    println!("cookd run, three files sent whole (each task failing once): {daemon_s:.1} s");
+}
+
+/// `cookd solve --format json`'s verdicts, timings left out.
+fn without_timings(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("timings_ms");
+            v
+        })
+        .collect()
 }
 
 /// `cookd work` refuses a task another cookd wrote (a node with another

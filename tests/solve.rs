@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 use solvers::testing::read_csv;
+use solvers::verdict::Verdict;
 
 /// The binary, with its per-user table cache in the build's temporary
 /// folder: the tablebase stage generates small tables on demand, and tests
@@ -36,14 +37,26 @@ fn solve_json(args: &[&str]) -> (Output, Vec<Value>) {
         .current_dir(repo_root())
         .output()
         .expect("cookd runs");
-    let stdout = String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8");
-    let verdicts = stdout
+    let verdicts = json_lines(&output.stdout);
+    (output, verdicts)
+}
+
+/// The verdicts of `cookd solve --format json`, each checked to read back
+/// into the library's `Verdict` unchanged: the daemon reads the verdicts
+/// of files judged on a cluster that way.
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    let stdout = std::str::from_utf8(stdout).expect("stdout is UTF-8");
+    stdout
         .lines()
         .map(|line| {
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("bad JSON line {line:?}: {e}"))
+            let value: Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("bad JSON line {line:?}: {e}"));
+            let typed: Verdict = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("verdict does not read back: {e}: {line}"));
+            assert_eq!(serde_json::to_value(&typed).unwrap(), value, "round trip");
+            value
         })
-        .collect();
-    (output, verdicts)
+        .collect()
 }
 
 fn field<'a>(v: &'a Value, key: &str) -> &'a str {
@@ -395,11 +408,7 @@ fn studies_are_judged_on_a_fresh_install() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    let verdicts: Vec<Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let verdicts = json_lines(&output.stdout);
     assert_eq!(verdicts.len(), 2);
     assert!(cache.join("cookd/tables").read_dir().unwrap().count() > 0);
     assert!(!home.path().join("tables").exists());
@@ -492,7 +501,7 @@ fn engine_findings_for_a_study_beyond_the_tables() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    let v: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let v = json_lines(&output.stdout).remove(0);
     assert_eq!(field(&v, "verdict"), "unsolved", "{v:#}");
     assert!(v["tablebase"].is_null(), "{v:#}");
     let report = &v["engine"];

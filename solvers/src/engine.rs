@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
@@ -34,7 +34,7 @@ pub enum EngineError {
 }
 
 /// A score from the side to move's point of view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Score {
     /// Centipawns.
@@ -224,7 +224,7 @@ impl Drop for Engine {
 }
 
 /// What an engine finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Suspicion {
     /// Another White move the engine still scores as keeping the result.
@@ -235,11 +235,11 @@ pub enum Suspicion {
 }
 
 /// One engine finding, labelled as such.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EngineFinding {
     pub kind: Suspicion,
     pub move_number: u32,
-    pub side: &'static str,
+    pub side: String,
     pub played: String,
     pub alternative: String,
     /// For the side that moves, as the engine gives it.
@@ -288,14 +288,14 @@ impl std::fmt::Display for EngineFinding {
 }
 
 /// The engine's part of a study verdict.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EngineReport {
     pub engine: String,
     pub depth: u32,
     pub movetime_ms: u64,
     /// Main-line plies the engine looked at.
     pub positions: usize,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<EngineFinding>,
 }
 
@@ -371,7 +371,7 @@ pub fn judge_ply(
                 Suspicion::SuspectedRefutation
             },
             move_number: line.move_number(ply),
-            side: if white { "white" } else { "black" },
+            side: if white { "white" } else { "black" }.to_owned(),
             played: san_of(pos, &played_uci),
             alternative: san.first().cloned().unwrap_or_default(),
             score: l.score.to_string(),

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 
 use crate::legality;
@@ -16,7 +16,7 @@ use crate::problem::{ParseError, Problem, Twin};
 use crate::stipulation::Stipulation;
 
 /// The one-word outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// Exactly the intended solution(s).
@@ -94,7 +94,7 @@ impl fmt::Display for Kind {
 }
 
 /// The legality part of a verdict.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Legality {
     /// `true`, `false`, or `null` when undecided.
     pub legal: Option<bool>,
@@ -157,7 +157,7 @@ impl Legality {
 }
 
 /// Everything cookd says about one problem.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     /// `<file stem>.<index>`, or the problem's own id when it has one.
     pub id: String,
@@ -175,7 +175,7 @@ pub struct Verdict {
     /// Proof games: the exact length in half-moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub halfmoves: Option<u32>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub authors: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -208,7 +208,7 @@ pub struct Verdict {
     pub quality: Option<mate::quality::Quality>,
     /// Cooked or unsolvable `#2`/`#3`: the best corrections found, fewest
     /// changes then best score first (the cooks stage's `repair`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repairs: Vec<mate::repair::Repair>,
     /// The tablebase stage: the diagram's value and the main line's checks.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -219,7 +219,7 @@ pub struct Verdict {
     pub engine: Option<crate::engine::EngineReport>,
     /// Why the verdict is what it is, when that is not obvious (stages that
     /// did not run, budgets that ran out).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// Milliseconds per stage that ran.
     pub timings_ms: BTreeMap<String, f64>,

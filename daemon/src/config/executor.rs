@@ -50,8 +50,9 @@ pub struct Executor {
     /// More `sbatch` options, as they are (`--account=...`, `--mem=4G`).
     #[serde(default)]
     pub sbatch_args: Vec<String>,
-    /// `cookd solve` of several files: one task per file, each judging
-    /// its file whole, in one job array (a tourney's entries at once).
+    /// Each file judged whole by a task of its own: `cookd solve` of
+    /// several files submits one array of a task per file (a tourney's
+    /// entries at once); `cookd run` submits each file as it claims it.
     #[serde(default)]
     pub whole_files: bool,
     /// Seconds an array may wait with none of its tasks started before it

@@ -48,6 +48,28 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
     if d.stopping.load(Ordering::SeqCst) {
         return Ok(Outcome::Requeued);
     }
+    // With `whole_files`, the file goes to the cluster whole; the wait is
+    // no solver's: it runs beside the pool, not on it.
+    let remote = {
+        let (d, settings, name, bytes) = (
+            d.clone(),
+            settings.clone(),
+            job.name.to_string_lossy().into_owned(),
+            bytes.clone(),
+        );
+        blocking(move || Ok(on_cluster(&d, &settings, &name, &bytes))).await?
+    };
+    match remote {
+        Remote::Judged(verdicts) => {
+            let d = d.clone();
+            return blocking(move || {
+                record_judged(&d, &settings, &job, &key, &text, &verdicts, started)
+            })
+            .await;
+        }
+        Remote::Interrupted => return Ok(Outcome::Requeued),
+        Remote::Here => {}
+    }
     let (tx, rx) = tokio::sync::oneshot::channel();
     {
         let (d, settings) = (d.clone(), settings.clone());
@@ -107,6 +129,57 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
         blocking(move || record_judged(&d2, &settings, &job, &key, &text, &verdicts, started))
             .await?;
     Ok(outcome)
+}
+
+/// What the cluster did with a whole file.
+enum Remote {
+    /// Its verdicts, as a task judged them.
+    Judged(Vec<Verdict>),
+    /// The daemon is stopping: the file waits for the next start, which
+    /// takes the task's result if it has landed by then.
+    Interrupted,
+    /// No cluster for whole files, or no task judged it: judged here.
+    Here,
+}
+
+/// Sends the file to the cluster when the configuration says
+/// `whole_files`; a file whose task leaves no verdicts it can read is
+/// judged here, as `cookd solve` does.
+fn on_cluster(d: &Daemon, settings: &Settings, name: &str, bytes: &[u8]) -> Remote {
+    let slurm = match Slurm::from_config(&settings.config, Some(&d.stopping)) {
+        Ok(Some(slurm)) if slurm.options.whole_files => slurm,
+        Ok(_) => return Remote::Here,
+        Err(e) => {
+            tracing::warn!("{name}: executor: {e:#}; judged here");
+            return Remote::Here;
+        }
+    };
+    let say = |text: &str| tracing::info!("{name}: {text}");
+    let judged = match slurm.judge_files(&[(name.to_owned(), bytes.to_vec())], &say) {
+        Ok(mut judged) => judged.pop().flatten(),
+        Err(e) => {
+            tracing::warn!("{name}: {e:#}; judged here");
+            None
+        }
+    };
+    let Some(judged) = judged else {
+        return match slurm.interrupted() {
+            true => Remote::Interrupted,
+            false => Remote::Here,
+        };
+    };
+    let verdicts: Result<Vec<Verdict>, _> = judged
+        .verdicts
+        .iter()
+        .map(|v| serde_json::from_str(&v.json))
+        .collect();
+    match verdicts {
+        Ok(verdicts) => Remote::Judged(verdicts),
+        Err(e) => {
+            tracing::warn!("{name}: the cluster's verdicts do not read back ({e}); judged here");
+            Remote::Here
+        }
+    }
 }
 
 pub(super) fn stem(name: &OsString) -> String {

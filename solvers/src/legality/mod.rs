@@ -17,11 +17,11 @@ pub mod retro;
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Setup, Square};
 
 /// The answer of the legality stage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Proven reachable (evidence holds the proof).
@@ -33,7 +33,7 @@ pub enum Status {
 }
 
 /// One kind of flaw. Each kind is documented with what it means for a judge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Flaw {
     /// A side has no king.
@@ -110,16 +110,22 @@ impl fmt::Display for Flaw {
 }
 
 /// One flaw found, with the judge-readable detail and the squares involved.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reason {
     #[serde(rename = "code")]
     pub flaw: Flaw,
     /// Whose flaw it is, where that makes sense.
-    #[serde(serialize_with = "serialize_color")]
+    #[serde(
+        serialize_with = "serialize_color",
+        deserialize_with = "deserialize_color"
+    )]
     pub color: Option<Color>,
     /// What exactly is wrong, in words a judge can check on the board.
     pub detail: String,
-    #[serde(serialize_with = "serialize_squares")]
+    #[serde(
+        serialize_with = "serialize_squares",
+        deserialize_with = "deserialize_squares"
+    )]
     pub squares: Vec<Square>,
 }
 
@@ -161,8 +167,24 @@ fn serialize_squares<S: serde::Serializer>(sqs: &[Square], s: S) -> Result<S::Ok
     seq.end()
 }
 
+fn deserialize_color<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Error> {
+    match Option::<String>::deserialize(d)?.as_deref() {
+        None => Ok(None),
+        Some("white") => Ok(Some(Color::White)),
+        Some("black") => Ok(Some(Color::Black)),
+        Some(other) => Err(serde::de::Error::custom(format!("not a colour: {other}"))),
+    }
+}
+
+fn deserialize_squares<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Square>, D::Error> {
+    Vec::<String>::deserialize(d)?
+        .iter()
+        .map(|s| s.parse().map_err(serde::de::Error::custom))
+        .collect()
+}
+
 /// The result of the legality stage.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
     pub status: Status,
     pub reasons: Vec<Reason>,

@@ -40,7 +40,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
@@ -63,7 +63,7 @@ pub mod tree;
 use help::*;
 
 /// A first move that forces the goal, and in how many moves.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Key {
     pub san: String,
     pub uci: String,
@@ -72,7 +72,7 @@ pub struct Key {
 }
 
 /// One helpmate solution: the whole line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
     /// Numbered SAN, e.g. `1.Kb8 O-O 2.g2 Rf8#`.
     pub san: String,

@@ -16,14 +16,14 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::uci::UciMove;
 use shakmaty::{attacks, Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
 use super::tree::{DualKind, Play, Tree};
 
 /// The score and the features it is the sum of.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Quality {
     pub score: f64,
     /// Only the features present (non-zero points), in the order of
@@ -33,9 +33,9 @@ pub struct Quality {
 
 /// One feature: how many times it occurs (or its measure) and its points
 /// (negative for a penalty).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Feature {
-    pub name: &'static str,
+    pub name: String,
     pub count: f64,
     pub points: f64,
 }
@@ -244,7 +244,7 @@ impl Scorer {
     fn push(&mut self, name: &'static str, count: f64, points: f64) {
         if points != 0.0 {
             self.features.push(Feature {
-                name,
+                name: name.to_owned(),
                 count,
                 points,
             });

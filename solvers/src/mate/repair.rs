@@ -33,7 +33,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -102,7 +102,7 @@ impl fmt::Display for Change {
 }
 
 /// One repair: the changes, the repaired diagram, its key and quality.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Repair {
     pub changes: Vec<String>,
     pub fen: String,

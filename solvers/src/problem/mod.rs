@@ -67,7 +67,7 @@ pub struct Problem {
 
 /// One twin of a twinned entry: its label and how it differs from the
 /// diagram (or, when `continued`, from the twin before it).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Twin {
     /// `a`, `b`, … as problemists label twins.
     pub label: String,

@@ -3,14 +3,14 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Wdl;
 
 /// The value of a position for the side to move, counted in plies (half
 /// moves) to mate with best play: the winner mates as fast as it can, the
 /// loser holds out as long as it can. No 50-move rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Dtm {
     /// The side to move mates in this many plies (odd).

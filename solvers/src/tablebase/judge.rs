@@ -2,7 +2,7 @@
 //! and what it says about the problem's claim (studies: the result and the
 //! main line; direct mates: the length).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, Position};
 
 use super::dtm::Dtm;
@@ -42,12 +42,12 @@ impl Sources<'_> {
 
 /// `tablebase` in the verdict: about the diagram or, for a study with more
 /// units than the tables, the first position of its main line they hold.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The main-line ply of the position reported on: 0 for the diagram,
     /// later where a study's line enters the tables (then the moves
     /// before are the engine's, and the tables never call it sound).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub from_ply: usize,
     pub material: String,
     /// For the side to move in that position.
@@ -55,14 +55,14 @@ pub struct Report {
     /// Plies to mate; absent for a draw or when only WDL is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dtm: Option<u16>,
-    pub source: &'static str,
+    pub source: String,
     /// The tables the main line was checked with (materials, in the
     /// order the line meets them).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tables: Vec<String>,
     /// Alternatives to the claimed line's White moves that keep the
     /// result, each with its class; only cooks make a study cooked.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<Finding>,
 }
 
@@ -179,7 +179,7 @@ pub fn judge(
         material: material.to_string(),
         wdl,
         dtm: dtm.and_then(Dtm::plies),
-        source,
+        source: source.to_owned(),
         tables: Vec::new(),
         findings: Vec::new(),
     };

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::{Board, ByRole, Chess, Color, Role};
 
 pub mod dtm;
@@ -24,7 +24,7 @@ pub use tables::DtmTables;
 
 /// Win, draw or loss for the side to move, with perfect play and no
 /// 50-move rule (problem chess knows none).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Wdl {
     Loss,

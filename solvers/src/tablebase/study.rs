@@ -9,14 +9,14 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::san::San;
 use shakmaty::{Board, Chess, Color, Move, Position};
 
 use super::{Dtm, Material, ProbeError, Wdl};
 
 /// What an alternative to a main-line move is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
     /// A second solution: makes a study `cooked`.
@@ -43,7 +43,7 @@ impl Class {
 }
 
 /// One alternative to a main-line White move that keeps the result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
     pub class: Class,
     /// The move number in the solution (1 for the first White move).

@@ -42,7 +42,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
@@ -77,7 +77,7 @@ impl Default for Limits {
 }
 
 /// The solution tree of one key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tree {
     /// `#2`, `s#3`, ...
     pub stipulation: String,
@@ -95,7 +95,7 @@ pub struct Tree {
 }
 
 /// A White move and the play that follows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Play {
     pub san: String,
     pub uci: String,
@@ -107,15 +107,15 @@ pub struct Play {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threat: Option<Vec<Play>>,
     /// No threat although Black could pass: Black is in zugzwang.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub zugzwang: bool,
     /// Every Black reply (none when the move mates Black).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<Variation>,
 }
 
 /// A Black defence and White's answers to it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Variation {
     pub san: String,
     pub uci: String,
@@ -123,20 +123,20 @@ pub struct Variation {
     /// itself reaches the goal: a selfmate's mating move).
     pub length: u32,
     /// The goal comes sooner than the stipulation allows.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub short: bool,
     /// White's moves reaching the goal soonest; two or more = a dual.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub continuations: Vec<Play>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dual: Option<DualKind>,
     /// Another defence of the same White move has the same (forced) answer.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub black_dual: bool,
 }
 
 /// Fainshtein's classification of a dual.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DualKind {
     /// Each continuation is also the forced answer to another defence.
@@ -155,7 +155,7 @@ impl DualKind {
 }
 
 /// A try: `1.X? but 1...Y!`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Try {
     pub san: String,
     pub uci: String,
@@ -164,7 +164,7 @@ pub struct Try {
 }
 
 /// One dual, with the line that shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dual {
     /// The play up to the defence, e.g. `1.Qf2 Kd1`.
     pub line: String,
@@ -176,7 +176,7 @@ pub struct Dual {
 }
 
 /// Black defences of one White move answered by the same White move.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BlackDual {
     /// The play up to the White move, e.g. `1.Qf2`.
     pub line: String,
@@ -191,7 +191,7 @@ pub struct BlackDual {
 }
 
 /// Why a tree is incomplete.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Truncation {
     /// More variations than [`Limits::max_variations`].
