@@ -16,8 +16,9 @@
 //! whole to a task of one array ([`Slurm::judge_files`]): the task judges
 //! it as `cookd solve` would and writes its verdicts rendered
 //! (`verdicts-K.json`). `cookd run` sends each file it claims as an array
-//! of one, and reads the verdicts back from their JSON. Both kinds of array go through the same rounds of
-//! submitting, watching and submitting again.
+//! of one, and reads the verdicts back from their JSON. Both kinds of
+//! array go through the same rounds of submitting, watching and
+//! submitting again.
 //!
 //! The library only names items and counts shares; spawning `sbatch` and
 //! reading files happen here, in the binary.
