@@ -252,3 +252,32 @@ fn corrupt_truncated_and_missing_tables_are_reported() {
     assert!(TableFile::open(&scratch.join("KRvK.cdtm"), &material("KRvK")).is_err());
     std::fs::remove_dir_all(&scratch).unwrap();
 }
+
+/// KRPKR's rule that reads the KRvKR table: with the generated tables at
+/// hand it claims the draw of a pawn taken with the kings three steps
+/// apart (the KRPvKR table's value; the rule without the table claims
+/// nothing there), and keeps out a position where the side without the
+/// pawn wins by 1...Rb8 (kings two steps apart: the guard).
+#[test]
+fn krpkr_reads_the_rook_ending_table_where_it_is_at_hand() {
+    use solvers::recognizer::Registry;
+    let g = generation();
+    let with = Registry::with_tables(&DtmTables::new(&g.dir));
+    let without = Registry::new();
+    let recognize = |registry: &Registry, fen: &str| {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        registry.by_name("krpkr").unwrap().recognize(&pos)
+    };
+    let taken = "7r/8/8/1Pk5/8/8/3K4/R7 b - - 0 1";
+    assert_eq!(recognize(&with, taken), Some(Wdl::Draw));
+    assert_eq!(recognize(&without, taken), None);
+    // Colours reversed: the same.
+    let reversed = "r7/3k4/8/8/1pK5/8/8/7R w - - 0 1";
+    assert_eq!(recognize(&with, reversed), Some(Wdl::Draw));
+    let wins = "2r5/8/8/8/1KPk4/R7/8/8 b - - 0 1";
+    assert_eq!(recognize(&with, wins), None);
+}

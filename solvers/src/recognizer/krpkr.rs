@@ -29,6 +29,7 @@ use shakmaty::{Bitboard, Chess, Color, File, Position, Rank, Role, Square};
 
 use super::View;
 use crate::checking::{gives_check, CheckInfo};
+use crate::tablebase::tables::LoadedTable;
 use crate::tablebase::Wdl;
 
 /// The units of a KRPKR position as the side with the pawn sees it.
@@ -41,9 +42,15 @@ struct Units {
     occupied: Bitboard,
 }
 
-pub(super) fn recognize(pos: &Chess, strong: Color) -> Option<Wdl> {
+pub(super) fn recognize(
+    pos: &Chess,
+    strong: Color,
+    rook_ending: Option<&LoadedTable>,
+) -> Option<Wdl> {
     let view = View::new(pos, strong);
-    if !view.strong_to_move && takes_the_pawn(pos) {
+    if !view.strong_to_move
+        && (takes_the_pawn(pos) || rook_ending.is_some_and(|t| takes_the_pawn_into_a_draw(pos, t)))
+    {
         return Some(Wdl::Draw);
     }
     if pos.is_check() {
@@ -85,6 +92,37 @@ fn takes_the_pawn(pos: &Chess) -> bool {
                 && no_tactic(&after)
                 && after.clone().swap_turn().is_ok_and(|p| no_tactic(&p))
         })
+}
+
+/// The side without the pawn, to move, takes it into a rook ending the
+/// KRvKR table calls a draw, has no tactic at hand ([`no_tactic`]), and
+/// the kings stand three steps apart or more with the pawn's king off the
+/// edge. Taking the pawn secures the draw; the guards keep out the rare
+/// deeper wins of the side without the pawn, which the tables found only
+/// against a king on the edge or close to the other king (a check drives
+/// it, a second one wins the rook).
+fn takes_the_pawn_into_a_draw(pos: &Chess, rook_ending: &LoadedTable) -> bool {
+    let board = pos.board();
+    let (Some(ours), Some(theirs)) = (board.king_of(pos.turn()), board.king_of(!pos.turn())) else {
+        return false;
+    };
+    ours.distance(theirs) >= 3
+        && !on_edge(theirs)
+        && no_tactic(pos)
+        && pos.legal_moves().iter().any(|m| {
+            if m.capture() != Some(Role::Pawn) {
+                return false;
+            }
+            let mut after = pos.clone();
+            after.play_unchecked(*m);
+            rook_ending
+                .try_probe(&after)
+                .is_ok_and(|dtm| dtm.wdl() == Wdl::Draw)
+        })
+}
+
+fn on_edge(sq: Square) -> bool {
+    matches!(sq.file(), File::A | File::H) || matches!(sq.rank(), Rank::First | Rank::Eighth)
 }
 
 /// Both kings stand off the edge of the board and four steps apart or
@@ -237,7 +275,7 @@ mod tests {
         // White to move keeps the pawn: no claim (though a draw too).
         let fen = "7r/8/8/1Pk5/8/5K2/8/R7 w - - 0 1";
         assert_eq!(recognize(&pos(fen)), None);
-        // Kings three steps apart after the capture: no claim.
+        // Kings two steps apart after the capture: no claim.
         let fen = "7r/8/8/1Pk5/8/3K4/8/R7 b - - 0 1";
         assert_eq!(recognize(&pos(fen)), None);
         // Taking the pawn with check skewers nothing here, but Black's

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Color, Position, Square};
 
+use crate::tablebase::tables::{DtmTables, LoadedTable};
 use crate::tablebase::{Material, Wdl};
 
 mod dead;
@@ -50,7 +51,9 @@ enum Rule {
     Kbpk(Arc<kpk::Kpk>),
     Knnk,
     Kpkp(Arc<kpk::Kpk>),
-    Krpkr,
+    /// With cookd's KRvKR table when the registry was given a table
+    /// folder holding it ([`Registry::with_tables`]).
+    Krpkr(Option<Arc<LoadedTable>>),
     Kbnkn,
     Kbkp,
 }
@@ -105,7 +108,7 @@ impl Recognizer {
             Rule::Kbpk(kpk) => kbpk::recognize(pos, strong, kpk),
             Rule::Knnk => knnk::recognize(pos, strong),
             Rule::Kpkp(kpk) => kpkp::recognize(pos, kpk),
-            Rule::Krpkr => krpkr::recognize(pos, strong),
+            Rule::Krpkr(rook_ending) => krpkr::recognize(pos, strong, rook_ending.as_deref()),
             Rule::Kbnkn => kbnkn::recognize(pos, strong),
             Rule::Kbkp => kbkp::recognize(pos, strong),
         }
@@ -132,6 +135,26 @@ fn keys(list: &[&str]) -> Vec<Material> {
 }
 
 impl Registry {
+    /// The recognizers, those that read exact tables of fewer units
+    /// taking them from `tables` where it holds them (KRPKR reads KRvKR,
+    /// loaded here, a few megabytes): a recognizer verified with a table
+    /// at hand answers the same wherever the same table is.
+    pub fn with_tables(tables: &DtmTables) -> Registry {
+        let rook_ending: Material = "KRvKR".parse().expect("a valid material key");
+        let loaded = tables
+            .has(&rook_ending)
+            .then(|| tables.load(&rook_ending).ok())
+            .flatten()
+            .map(Arc::new);
+        let mut registry = Registry::new();
+        for r in &mut registry.recognizers {
+            if let Rule::Krpkr(table) = &mut r.rule {
+                *table = loaded.clone();
+            }
+        }
+        registry
+    }
+
     pub fn new() -> Registry {
         let kpk = Arc::new(kpk::Kpk::default());
         let recognizer = |name, materials: &[&str], verified, rule| Recognizer {
@@ -150,7 +173,7 @@ impl Registry {
                 recognizer("kpkp", &["KPvKP"], true, Rule::Kpkp(kpk)),
                 recognizer("kbkp", &["KBvKP"], true, Rule::Kbkp),
                 // Five units: verified against cookd's own tables.
-                recognizer("krpkr", &["KRPvKR"], true, Rule::Krpkr),
+                recognizer("krpkr", &["KRPvKR"], true, Rule::Krpkr(None)),
                 recognizer("kbnkn", &["KBNvKN"], true, Rule::Kbnkn),
             ],
         }

@@ -52,6 +52,8 @@ pub use options::Stage;
 pub struct Resources {
     search: OnceLock<Arc<Table>>,
     recognizers: OnceLock<Arc<Registry>>,
+    /// Per table folder: the recognizers that read its smaller tables.
+    recognizers_in: Mutex<Vec<(PathBuf, Arc<Registry>)>>,
     dtm: Mutex<Vec<Arc<DtmTables>>>,
     syzygy: Mutex<Vec<(PathBuf, Arc<SyzygyTables>)>>,
 }
@@ -67,6 +69,21 @@ impl Resources {
     /// is built once and shared by every problem after).
     pub fn recognizers(&self) -> &Arc<Registry> {
         self.recognizers.get_or_init(|| Arc::new(Registry::new()))
+    }
+
+    /// The recognizers with `tables` at hand for those that read smaller
+    /// tables (see [`Registry::with_tables`]), made on first use per folder.
+    pub fn recognizers_in(&self, tables: &DtmTables) -> Arc<Registry> {
+        let mut made = self
+            .recognizers_in
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some((_, registry)) = made.iter().find(|(d, _)| d == tables.dir()) {
+            return Arc::clone(registry);
+        }
+        let registry = Arc::new(Registry::with_tables(tables));
+        made.push((tables.dir().to_owned(), Arc::clone(&registry)));
+        registry
     }
 
     /// The DTM tables in `dir`, opened on first use. (A configuration

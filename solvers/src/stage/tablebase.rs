@@ -114,7 +114,7 @@ fn engine_check(
         &plies,
         claimed_result(problem.stipulation),
         limit,
-        Some(resources.recognizers()),
+        Some(&resources.recognizers_in(sources.dtm)),
     ) {
         Ok(report) => {
             // A study with many alternatives would bury the other notes:
