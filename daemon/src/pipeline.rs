@@ -112,12 +112,17 @@ fn run_stages(problem: &Problem, stages: &[Stage], resources: &Resources, place:
         Stage::Cooks(options) => Some(options),
         _ => None,
     });
+    // The mate search's recognizers read smaller tables from its folder.
+    let tables = stages.iter().find_map(|stage| match stage {
+        Stage::Tablebase(options) => Some(options),
+        _ => None,
+    });
     for stage in stages {
         let started = Instant::now();
         match stage {
             Stage::Legality(_) => stage::legality::run(problem, &mut verdict),
             Stage::Solve(options) if stage::mate::solves(problem.stipulation) => {
-                stage::mate::run(problem, (options, cooks), resources, &mut verdict);
+                stage::mate::run(problem, (options, cooks, tables), resources, &mut verdict);
                 solver_ran = true;
             }
             Stage::Solve(options) => match problem.stipulation {

@@ -87,7 +87,7 @@ fn oracle_for<'a>(oracles: &'a Oracles, material: &Material) -> Result<Oracle<'a
 
 pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
     // Recognizers that read smaller tables read them from the same folder.
-    let registry = Registry::with_tables(&DtmTables::new(&args.dir));
+    let registry = Registry::with_tables(std::sync::Arc::new(DtmTables::new(&args.dir)));
     let chosen: Vec<&Recognizer> = if args.recognizers.is_empty() {
         registry.all().iter().collect()
     } else {

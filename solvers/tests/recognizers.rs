@@ -191,7 +191,9 @@ fn five_unit_recognizers_on_a_sample() {
     use solvers::tablebase::tables::DtmTables;
     let dir = std::env::var("COOKD_TABLES").expect("COOKD_TABLES names the tables' folder");
     let tables = DtmTables::new(std::path::Path::new(&dir));
-    let with_tables = Registry::with_tables(&tables);
+    let with_tables = Registry::with_tables(std::sync::Arc::new(DtmTables::new(
+        std::path::Path::new(&dir),
+    )));
     let hand_only = Registry::new();
     for (registry, key, spotted) in [
         (&with_tables, "KRPvKR", 122_041),

@@ -262,7 +262,7 @@ fn corrupt_truncated_and_missing_tables_are_reported() {
 fn krpkr_reads_the_rook_ending_table_where_it_is_at_hand() {
     use solvers::recognizer::Registry;
     let g = generation();
-    let with = Registry::with_tables(&DtmTables::new(&g.dir));
+    let with = Registry::with_tables(std::sync::Arc::new(DtmTables::new(&g.dir)));
     let without = Registry::new();
     let recognize = |registry: &Registry, fen: &str| {
         let pos: Chess = fen

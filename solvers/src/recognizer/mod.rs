@@ -11,7 +11,7 @@
 //! rule stays that way until `cookd tb verify` reports 0 incorrect.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use shakmaty::{Chess, Color, Position, Square};
 
@@ -53,7 +53,7 @@ enum Rule {
     Kpkp(Arc<kpk::Kpk>),
     /// With cookd's KRvKR table when the registry was given a table
     /// folder holding it ([`Registry::with_tables`]).
-    Krpkr(Option<Arc<LoadedTable>>),
+    Krpkr(Option<Arc<SubTable>>),
     Kbnkn,
     Kbkp,
 }
@@ -108,7 +108,9 @@ impl Recognizer {
             Rule::Kbpk(kpk) => kbpk::recognize(pos, strong, kpk),
             Rule::Knnk => knnk::recognize(pos, strong),
             Rule::Kpkp(kpk) => kpkp::recognize(pos, kpk),
-            Rule::Krpkr(rook_ending) => krpkr::recognize(pos, strong, rook_ending.as_deref()),
+            Rule::Krpkr(rook_ending) => {
+                krpkr::recognize(pos, strong, rook_ending.as_ref().and_then(|t| t.get()))
+            }
             Rule::Kbnkn => kbnkn::recognize(pos, strong),
             Rule::Kbkp => kbkp::recognize(pos, strong),
         }
@@ -117,6 +119,29 @@ impl Recognizer {
 
 /// Every recognizer cookd has, by name and material key. The KPK bitbase
 /// inside is built on first use and then only read.
+/// A table of fewer units a recognizer reads, from a folder, read whole on
+/// first use (most problems never ask: a one-shot solve does not pay for
+/// it); absent from the folder then, it stays absent.
+#[derive(Debug)]
+struct SubTable {
+    tables: Arc<DtmTables>,
+    material: Material,
+    loaded: OnceLock<Option<LoadedTable>>,
+}
+
+impl SubTable {
+    fn get(&self) -> Option<&LoadedTable> {
+        self.loaded
+            .get_or_init(|| {
+                self.tables
+                    .has(&self.material)
+                    .then(|| self.tables.load(&self.material).ok())
+                    .flatten()
+            })
+            .as_ref()
+    }
+}
+
 #[derive(Debug)]
 pub struct Registry {
     recognizers: Vec<Recognizer>,
@@ -136,20 +161,19 @@ fn keys(list: &[&str]) -> Vec<Material> {
 
 impl Registry {
     /// The recognizers, those that read exact tables of fewer units
-    /// taking them from `tables` where it holds them (KRPKR reads KRvKR,
-    /// loaded here, a few megabytes): a recognizer verified with a table
-    /// at hand answers the same wherever the same table is.
-    pub fn with_tables(tables: &DtmTables) -> Registry {
-        let rook_ending: Material = "KRvKR".parse().expect("a valid material key");
-        let loaded = tables
-            .has(&rook_ending)
-            .then(|| tables.load(&rook_ending).ok())
-            .flatten()
-            .map(Arc::new);
+    /// taking them from `tables` where it holds them (KRPKR reads KRvKR, a
+    /// few megabytes, on its first question): a recognizer verified with a
+    /// table at hand answers the same wherever the same table is.
+    pub fn with_tables(tables: Arc<DtmTables>) -> Registry {
+        let rook_ending = Arc::new(SubTable {
+            tables,
+            material: "KRvKR".parse().expect("a valid material key"),
+            loaded: OnceLock::new(),
+        });
         let mut registry = Registry::new();
         for r in &mut registry.recognizers {
             if let Rule::Krpkr(table) = &mut r.rule {
-                *table = loaded.clone();
+                *table = Some(Arc::clone(&rook_ending));
             }
         }
         registry

@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, FromSetup, Position};
 
-use super::options::{CooksOptions, SolveOptions};
+use super::options::{CooksOptions, SolveOptions, TablebaseOptions};
 use super::Resources;
 use crate::mate::tree::{self, Limits};
 use crate::mate::{Found, Solver};
 use crate::problem::Problem;
+use crate::recognizer::Registry;
 use crate::stipulation::Stipulation;
 use crate::verdict::{Kind, Verdict};
 
@@ -28,9 +29,22 @@ pub fn solves(stipulation: Stipulation) -> bool {
 /// the verdict word, and a sound problem's `tree`. `cooks`, when that stage
 /// is configured, decides whether the tree comes with tries and duals
 /// (neither without it).
+/// The recognizers, with the tablebase stage's table folder at hand where
+/// there is one (those that read smaller tables read them there).
+fn recognizers(resources: &Resources, tables: Option<&TablebaseOptions>) -> Arc<Registry> {
+    match tables.and_then(TablebaseOptions::folder) {
+        Some(dir) => resources.recognizers_in(&resources.dtm(&dir)),
+        None => Arc::clone(resources.recognizers()),
+    }
+}
+
 pub fn run(
     problem: &Problem,
-    (options, cooks): (&SolveOptions, Option<&CooksOptions>),
+    (options, cooks, tables): (
+        &SolveOptions,
+        Option<&CooksOptions>,
+        Option<&TablebaseOptions>,
+    ),
     resources: &Resources,
     verdict: &mut Verdict,
 ) {
@@ -56,7 +70,7 @@ pub fn run(
     let deadline = Instant::now() + Duration::from_secs_f64(options.budget_s.max(0.0));
     let mut solver = Solver::with_hash(Some(deadline), options.hash_mb)
         .with_table(Arc::clone(resources.search_table(options.hash_mb)))
-        .with_recognizers(Arc::clone(resources.recognizers()))
+        .with_recognizers(recognizers(resources, tables))
         .with_parallelism(options.parallel.to_solver());
     let (found, unfinished) = match solver.solve(&pos, problem.stipulation) {
         Ok(Ok(found)) => (found, None),

@@ -73,7 +73,7 @@ impl Resources {
 
     /// The recognizers with `tables` at hand for those that read smaller
     /// tables (see [`Registry::with_tables`]), made on first use per folder.
-    pub fn recognizers_in(&self, tables: &DtmTables) -> Arc<Registry> {
+    pub fn recognizers_in(&self, tables: &Arc<DtmTables>) -> Arc<Registry> {
         let mut made = self
             .recognizers_in
             .lock()
@@ -81,7 +81,7 @@ impl Resources {
         if let Some((_, registry)) = made.iter().find(|(d, _)| d == tables.dir()) {
             return Arc::clone(registry);
         }
-        let registry = Arc::new(Registry::with_tables(tables));
+        let registry = Arc::new(Registry::with_tables(Arc::clone(tables)));
         made.push((tables.dir().to_owned(), Arc::clone(&registry)));
         registry
     }

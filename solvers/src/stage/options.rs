@@ -163,6 +163,20 @@ pub struct TablebaseOptions {
     pub engine: Option<EngineOptions>,
 }
 
+impl TablebaseOptions {
+    /// The folder of cookd's DTM tables: `dir`, else the per-user cache;
+    /// `None` without either (no `HOME`).
+    pub fn folder(&self) -> Option<PathBuf> {
+        self.dir.clone().or_else(|| {
+            let env = |name| std::env::var_os(name).map(PathBuf::from);
+            crate::tablebase::tables::user_cache_dir(
+                env("XDG_CACHE_HOME").as_deref(),
+                env("HOME").as_deref(),
+            )
+        })
+    }
+}
+
 impl Default for TablebaseOptions {
     fn default() -> TablebaseOptions {
         TablebaseOptions {

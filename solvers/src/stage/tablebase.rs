@@ -5,8 +5,6 @@
 //! Studies beyond the tables also get a UCI engine's suspected findings
 //! ([`crate::engine`]), which never decide the verdict.
 
-use std::path::PathBuf;
-
 use shakmaty::{CastlingMode, Chess, FromSetup};
 
 use super::options::TablebaseOptions;
@@ -16,7 +14,6 @@ use crate::problem::Problem;
 use crate::stipulation::Stipulation;
 use crate::tablebase::judge::{self, beyond_tables, claimed_result, san_tokens, Sources};
 use crate::tablebase::study::MainLine;
-use crate::tablebase::tables::user_cache_dir;
 use crate::verdict::{Kind, Verdict};
 
 /// Fills in `verdict.tablebase` (and `engine` for studies), and the verdict
@@ -40,10 +37,7 @@ pub fn run(
         },
         None => None,
     };
-    let Some(dir) = options.dir.clone().or_else(|| {
-        let env = |name| std::env::var_os(name).map(PathBuf::from);
-        user_cache_dir(env("XDG_CACHE_HOME").as_deref(), env("HOME").as_deref())
-    }) else {
+    let Some(dir) = options.folder() else {
         verdict
             .notes
             .push("tablebase: no table folder (set dir, or HOME)".into());
@@ -114,7 +108,7 @@ fn engine_check(
         &plies,
         claimed_result(problem.stipulation),
         limit,
-        Some(&resources.recognizers_in(sources.dtm)),
+        Some(&resources.recognizers_in(&resources.dtm(sources.dtm.dir()))),
     ) {
         Ok(report) => {
             // A study with many alternatives would bury the other notes:
