@@ -209,6 +209,14 @@ impl Solver {
         // White's mating move must give check; few moves can stalemate.
         let mut moves = MoveList::new();
         candidate_moves(pos, (left == 1).then_some(self.goal), &mut moves);
+        // At Black's last move, most moves leave White's last one nothing
+        // that stalemates: told before playing them, they cost no copy
+        // and no stalemate test at the child.
+        if left == 2 && self.goal == Goal::Stalemate {
+            if let Some(test) = ReplyTest::new(pos) {
+                moves.retain(|m| test.may_stalemate(pos, m));
+            }
+        }
         // Most moves lose every picture; finding that out before playing
         // them saves the copies, and the child filters only the pictures
         // the move may keep. The last ply's children are judged by mate.
