@@ -7,7 +7,9 @@
 //! move, and a move that leaves some unit of the other side a move it has
 //! now is not played at all.
 
-use shakmaty::{attacks, Bitboard, Chess, EnPassantMode, Move, Position, Role, Square};
+use shakmaty::{
+    attacks, Bitboard, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square,
+};
 
 use crate::checking::{lone_blockers, pawn_steps};
 
@@ -42,10 +44,7 @@ pub fn is_stalemate(pos: &Chess) -> bool {
 
 /// The units of `side` but the king that have a move in `pos`, with their
 /// targets, when `side`'s king is not in check (whoever is to move).
-fn mobile(
-    pos: &Chess,
-    side: shakmaty::Color,
-) -> impl Iterator<Item = (Square, Role, Bitboard)> + '_ {
+fn mobile(pos: &Chess, side: Color) -> impl Iterator<Item = (Square, Role, Bitboard)> + '_ {
     let board = pos.board();
     let occupied = board.occupied();
     let ours = board.by_color(side);
@@ -63,6 +62,43 @@ fn mobile(
         }
         targets.any().then_some((from, piece.role, targets))
     })
+}
+
+/// A pawn's push square (the nearer of its pushes: filling it stops both)
+/// and its captures, among its `targets`.
+fn pawn_moves(side: Color, sq: Square, targets: Bitboard) -> (Option<Square>, Bitboard) {
+    let captures = targets & attacks::pawn_attacks(side, sq);
+    let push = (targets & !captures)
+        .into_iter()
+        .min_by_key(|&x| sq.distance(x));
+    (push, captures)
+}
+
+/// The line through `king` and `sq`, from `sq` outwards: a slider of the
+/// other side there may pin a unit on `sq`. Empty when no pin is possible.
+/// (The unit's lines on a board holding only the king stop at the king, so
+/// they leave out the line's far side of the king.)
+fn beyond(king: Square, sq: Square) -> Bitboard {
+    attacks::ray(king, sq)
+        & attacks::queen_attacks(sq, Bitboard::from(king))
+        & !attacks::between(king, sq)
+        & !Bitboard::from(king)
+}
+
+/// Where the other side's single move must land to take every move from a
+/// mobile unit on `sq` that no slider can pin (`pawn`: its push square and
+/// captures, for a pawn). A piece keeps a move unless it is captured: a
+/// unit landing in its way is a capture, one leaving opens squares. A pawn
+/// also stops when its push square is filled and its captures are gone,
+/// and one move takes at most one capture away (by moving the captured
+/// unit, `from` in [`Mobile::may_lose_its_moves`]).
+fn off_line_need(sq: Square, pawn: Option<(Option<Square>, Bitboard)>) -> Bitboard {
+    match pawn {
+        Some((_, captures)) if captures.count() >= 2 => Bitboard::from(sq),
+        Some((Some(push), _)) => Bitboard::from(sq).with(push),
+        Some((None, _)) => Bitboard::FULL,
+        None => Bitboard::from(sq),
+    }
 }
 
 /// A unit of the side to be stalemated that can move now, and what one
@@ -127,27 +163,10 @@ impl StalemateTest {
             to: Bitboard::FULL,
         };
         for ((sq, role, targets), unit) in mobile(pos, side).zip(&mut test.units) {
-            // The line through king and unit, from the unit outwards: the
-            // unit's lines on a board holding only the king stop at the
-            // king, so they leave out the line's far side of the king.
-            let beyond = attacks::ray(king, sq)
-                & attacks::queen_attacks(sq, Bitboard::from(king))
-                & !attacks::between(king, sq)
-                & !Bitboard::from(king);
-            let pawn = (role == Role::Pawn).then(|| {
-                let captures = targets & attacks::pawn_attacks(side, sq);
-                let push = (targets & !captures)
-                    .into_iter()
-                    .min_by_key(|&x| sq.distance(x));
-                (push, captures)
-            });
+            let beyond = beyond(king, sq);
+            let pawn = (role == Role::Pawn).then(|| pawn_moves(side, sq, targets));
             if beyond.is_empty() {
-                test.to &= match pawn {
-                    Some((_, captures)) if captures.count() >= 2 => Bitboard::from(sq),
-                    Some((Some(push), _)) => Bitboard::from(sq).with(push),
-                    Some((None, _)) => Bitboard::FULL,
-                    None => Bitboard::from(sq),
-                };
+                test.to &= off_line_need(sq, pawn);
                 if test.to.is_empty() {
                     // Hopeless: the other units no longer matter.
                     return Some(test);
@@ -185,11 +204,179 @@ impl StalemateTest {
     }
 }
 
+/// A mobile unit of the side to move that no slider can pin, for
+/// [`ReplyTest`].
+#[derive(Debug, Clone, Copy)]
+struct Unpinnable {
+    sq: Square,
+    /// Its moves now: a move of its own side landing on one of them may
+    /// take one away.
+    targets: Bitboard,
+    /// Where the other side's last move must land if the unit keeps every
+    /// move it has (see [`off_line_need`]).
+    need: Bitboard,
+}
+
+/// At the last move of the side to be stalemated (its move, then one of
+/// the other side's, then stalemate): which of its moves may still end in
+/// stalemate. [`StalemateTest`] one ply earlier, without playing the move.
+///
+/// A unit off its king's lines cannot be pinned, so after the other
+/// side's move it must have no pseudo-legal move at all. Its own side's
+/// move leaves it every move it has now unless it lands on one of its
+/// targets (leaving a square only opens lines; the king's lines do not
+/// change when the king stays), so each such unit asks the reply to land
+/// on its square or push square; the moved unit asks the same from where
+/// it arrives. When those asks leave no square, or no unit of the other
+/// side can move to one, the move is not worth playing.
+#[derive(Debug, Clone)]
+pub struct ReplyTest {
+    units: [Option<Unpinnable>; 15],
+    /// The other side may castle: its king and rook land together, which
+    /// the reach test below does not model.
+    castles: bool,
+}
+
+impl ReplyTest {
+    /// The test for the side to move's moves in `pos`; `None` where it
+    /// cannot tell (no king, or more than sixteen units).
+    pub fn new(pos: &Chess) -> Option<ReplyTest> {
+        let side = pos.turn();
+        let king = pos.board().king_of(side)?;
+        if pos.board().by_color(side).count() > 16 {
+            return None;
+        }
+        let mut test = ReplyTest {
+            units: [None; 15],
+            castles: pos.castles().has_color(!side),
+        };
+        let unpinnable = mobile(pos, side).filter(|&(sq, _, _)| beyond(king, sq).is_empty());
+        for ((sq, role, targets), unit) in unpinnable.zip(&mut test.units) {
+            let pawn = (role == Role::Pawn).then(|| pawn_moves(side, sq, targets));
+            *unit = Some(Unpinnable {
+                sq,
+                targets,
+                need: off_line_need(sq, pawn),
+            });
+        }
+        Some(test)
+    }
+
+    /// May the legal move `m` of the side to move in `pos` (the position
+    /// the test was made for) be followed by a stalemating reply? False
+    /// only when it surely cannot. King moves (they change the lines),
+    /// castling, en passant and double steps (which allow en passant) are
+    /// let through.
+    pub fn may_stalemate(&self, pos: &Chess, m: &Move) -> bool {
+        let Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } = *m
+        else {
+            return true;
+        };
+        if role == Role::King || (role == Role::Pawn && from.distance(to) == 2) {
+            return true;
+        }
+        let mut need = Bitboard::FULL;
+        for u in self.units.iter().flatten() {
+            if u.sq != from && !u.targets.contains(to) {
+                need &= u.need;
+            }
+        }
+        if need.is_empty() {
+            return false;
+        }
+        let board = pos.board();
+        let side = pos.turn();
+        let king = board
+            .king_of(side)
+            .expect("a test is made only with a king");
+        let occupied = board.occupied().without(from).with(to);
+        let ours = board.by_color(side).without(from).with(to);
+        let theirs = board.by_color(!side).without(to);
+        if beyond(king, to).is_empty() {
+            let role = promotion.unwrap_or(role);
+            need &= moved_unit_need(side, role, to, occupied, ours, theirs);
+            if need.is_empty() {
+                return false;
+            }
+        }
+        // Asks that leave the reply free are not worth checking square by
+        // square.
+        self.castles
+            || need == Bitboard::FULL
+            || (need & !theirs)
+                .into_iter()
+                .any(|d| reaches(board, !side, d, occupied, theirs))
+    }
+}
+
+/// Where the other side's last move must land to take every move from
+/// the unit that has just arrived on `sq` as `role` (no slider can pin it
+/// there): everywhere when it has no move.
+fn moved_unit_need(
+    side: Color,
+    role: Role,
+    sq: Square,
+    occupied: Bitboard,
+    ours: Bitboard,
+    theirs: Bitboard,
+) -> Bitboard {
+    let targets = match role {
+        Role::Pawn => pawn_steps(side, sq, occupied, theirs),
+        _ => attacks::attacks(sq, Piece { color: side, role }, occupied) & !ours,
+    };
+    if targets.is_empty() {
+        return Bitboard::FULL;
+    }
+    off_line_need(
+        sq,
+        (role == Role::Pawn).then(|| pawn_moves(side, sq, targets)),
+    )
+}
+
+/// May a unit of `mover`'s (its units `units`, placed as on `board`) move
+/// to `d` when the board's occupancy is `occupied`? Pseudo-legally, en
+/// passant and castling aside: a piece that attacks `d`, a pawn that
+/// captures there or pushes there.
+fn reaches(
+    board: &shakmaty::Board,
+    mover: Color,
+    d: Square,
+    occupied: Bitboard,
+    units: Bitboard,
+) -> bool {
+    let attackers = board.attacks_to(d, mover, occupied) & units;
+    let pawns = board.pawns() & units;
+    if occupied.contains(d) {
+        // Ours (theirs were left out): a capture.
+        return attackers.any();
+    }
+    if (attackers & !pawns).any() {
+        return true;
+    }
+    let back = |sq: Square| sq.offset(if mover.is_white() { -8 } else { 8 });
+    let Some(one) = back(d) else {
+        return false;
+    };
+    if pawns.contains(one) {
+        return true;
+    }
+    let fourth = if mover.is_white() { 3 } else { 4 };
+    d.rank() as u32 == fourth
+        && !occupied.contains(one)
+        && back(one).is_some_and(|two| pawns.contains(two))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Color, FromSetup, Piece, Setup};
+    use shakmaty::{CastlingMode, FromSetup, Setup};
 
     use crate::testing::{any_move, position, random_games_from, Lcg};
 
@@ -326,6 +513,81 @@ mod tests {
         assert!(stalemates > 500, "{stalemates} stalemates");
         assert!(
             turned_away * 2 > moves,
+            "{turned_away} of {moves} turned away"
+        );
+    }
+
+    /// Whether some reply of the other side to `m` stalemates the side to
+    /// move in `pos`.
+    fn some_reply_stalemates(pos: &Chess, m: Move) -> bool {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        after.legal_moves().into_iter().any(|r| {
+            let mut last = after.clone();
+            last.play_unchecked(r);
+            last.is_stalemate()
+        })
+    }
+
+    /// A move the reply test turns away is never followed by a stalemating
+    /// reply, on sparse random positions (either side to be stalemated)
+    /// and along random games from rich ones; and it turns away many
+    /// moves, or it would save nothing.
+    #[test]
+    fn replies_turned_away_never_stalemate() {
+        let mut rng = Lcg(11);
+        let (mut stalemating, mut moves, mut turned_away) = (0, 0, 0);
+        let mut check = |pos: &Chess| {
+            let Some(test) = ReplyTest::new(pos) else {
+                return;
+            };
+            for m in pos.legal_moves() {
+                let kept = test.may_stalemate(pos, &m);
+                moves += 1;
+                turned_away += usize::from(!kept);
+                if some_reply_stalemates(pos, m) {
+                    stalemating += 1;
+                    assert!(
+                        kept,
+                        "{} {m}",
+                        Fen::from_position(pos, EnPassantMode::Legal)
+                    );
+                }
+            }
+        };
+        for _ in 0..40_000 {
+            if let Some(pos) = sparse(&mut rng) {
+                check(&pos);
+                if let Ok(black) = pos.swap_turn() {
+                    check(&black);
+                }
+            }
+        }
+        let fens = [
+            "8/8/8/2k5/2p2p2/2P2P2/8/4K3 b - - 0 1",
+            "8/8/8/8/8/6pK/5BP1/7k b - - 0 1",
+            "8/8/8/8/8/8/1R4p1/k1K2bR1 b - - 0 1",
+            "7k/7B/4K3/8/8/8/7p/6RR b - - 0 1",
+            // h3-h2 takes the rook's last move, then Kf4-f3 stalemates:
+            // a test that still asked the rook to be captured would lose
+            // it.
+            "8/8/8/8/5K2/3B3p/8/6kr b - - 0 1",
+            // Problems of the hpint corpus, where this test pays.
+            "8/8/6KP/8/8/8/1pp1Rppp/k7 b - - 0 1",
+            "1k6/8/8/2p5/2K3p1/6p1/2p1p1P1/8 b - - 0 1",
+            "7K/6p1/1p6/8/8/p7/P1p3p1/7k b - - 0 1",
+        ];
+        for fen in fens {
+            for game in random_games_from(&position(fen), 17, 60, 40, any_move) {
+                game.iter().for_each(&mut check);
+            }
+        }
+        println!(
+            "{stalemating} moves with a stalemating reply, {turned_away} of {moves} turned away"
+        );
+        assert!(stalemating > 300, "{stalemating} stalemating moves");
+        assert!(
+            turned_away * 3 > moves,
             "{turned_away} of {moves} turned away"
         );
     }

@@ -358,6 +358,20 @@ struct Unit {
 /// one), the last one White's? `false` only when no sequence of that length
 /// can mate.
 pub(crate) fn may_mate(pos: &Chess, left: u8) -> bool {
+    may_end(pos, left, true)
+}
+
+/// May Black still be stalemated after exactly `left` more plies, the last
+/// one White's? The mate test without its check: a stalemated king too
+/// stands on a square whose every flight is blocked by Black or attacked
+/// by White, so the same distances bound it. `false` only when no sequence
+/// of that length can stalemate.
+pub(crate) fn may_stalemate(pos: &Chess, left: u8) -> bool {
+    may_end(pos, left, false)
+}
+
+/// [`may_mate`] when `check`, else [`may_stalemate`].
+fn may_end(pos: &Chess, left: u8, check: bool) -> bool {
     let board = pos.board();
     let Some(black_king) = board.king_of(Color::Black) else {
         return true;
@@ -392,12 +406,13 @@ pub(crate) fn may_mate(pos: &Chess, left: u8) -> bool {
         .filter(|k| k.distance(black_king) <= u32::from(black_moves + black_bonus / 2))
         .any(|k| {
             let spare = black_moves + black_bonus - k.distance(black_king) as u8;
-            picture_possible(t, white, black, k, white_moves, spare)
+            picture_possible(t, white, black, k, white_moves, spare, check)
         })
 }
 
-/// Can the Black king be mated on `king` with `white_moves` White moves and
-/// `spare` Black moves for the other Black units?
+/// Can the Black king be mated (`check`) or stalemated on `king` with
+/// `white_moves` White moves and `spare` Black moves for the other Black
+/// units? A stalemate asks the same of the flights, and no check.
 fn picture_possible(
     t: &Tables,
     white: &[Unit],
@@ -405,6 +420,7 @@ fn picture_possible(
     king: Square,
     white_moves: u8,
     spare: u8,
+    check: bool,
 ) -> bool {
     let w = Color::White;
     let flights = attacks::king_attacks(king);
@@ -414,15 +430,17 @@ fn picture_possible(
         .iter()
         .map(|u| u32::from(t.cover(w, u.role, u.sq, king, white_moves)))
         .sum();
-    if capacity + (black.len().min(flights.count()) as u32) < 1 + flights.count() as u32 {
+    let checks = u32::from(check);
+    if capacity + (black.len().min(flights.count()) as u32) < checks + flights.count() as u32 {
         return false;
     }
-    if white
-        .iter()
-        .map(|u| t.check_cost(w, u, king, white_moves))
-        .min()
-        .unwrap_or(FAR)
-        > white_moves
+    if check
+        && white
+            .iter()
+            .map(|u| t.check_cost(w, u, king, white_moves))
+            .min()
+            .unwrap_or(FAR)
+            > white_moves
     {
         return false;
     }
@@ -466,16 +484,23 @@ fn picture_possible(
         blocks += 1;
         sum += u32::from(c);
     }
-    let needed = 1 + flights.count() - blocks;
-    enough_units(t, white, king, white_moves, needed as u8)
+    let needed = checks as usize + flights.count() - blocks;
+    enough_units(t, white, king, white_moves, needed as u8, check)
 }
 
-/// Is there a set of White units, one of them giving check, that covers
-/// `needed` squares of the king's zone with their moves together within
-/// `white_moves`? Each unit in the set must at least reach a square
-/// attacking part of the zone.
-fn enough_units(t: &Tables, white: &[Unit], king: Square, white_moves: u8, needed: u8) -> bool {
-    if white.len() > MAX_SUBSET_UNITS {
+/// Is there a set of White units, one of them giving check (when
+/// `mates`), that covers `needed` squares of the king's zone with their
+/// moves together within `white_moves`? Each unit in the set must at least
+/// reach a square attacking part of the zone.
+fn enough_units(
+    t: &Tables,
+    white: &[Unit],
+    king: Square,
+    white_moves: u8,
+    needed: u8,
+    mates: bool,
+) -> bool {
+    if white.len() > MAX_SUBSET_UNITS || (!mates && needed == 0) {
         return true;
     }
     let w = Color::White;
@@ -489,7 +514,9 @@ fn enough_units(t: &Tables, white: &[Unit], king: Square, white_moves: u8, neede
             .map(|f| t.attack(w, u.role, u.sq, f))
             .min()
             .unwrap_or(FAR);
-        check[i] = t.check_cost(w, u, king, white_moves);
+        if mates {
+            check[i] = t.check_cost(w, u, king, white_moves);
+        }
         approach[i] = to_flight.min(check[i]);
         cover[i] = t.cover(w, u.role, u.sq, king, white_moves);
     }
@@ -501,6 +528,9 @@ fn enough_units(t: &Tables, white: &[Unit], king: Square, white_moves: u8, neede
             return false;
         }
         let base: u32 = members().map(|i| u32::from(approach[i])).sum();
+        if !mates {
+            return base <= u32::from(white_moves);
+        }
         members().any(|c| {
             check[c] != FAR
                 && base - u32::from(approach[c]) + u32::from(check[c]) <= u32::from(white_moves)
@@ -636,5 +666,98 @@ mod tests {
             }
             assert!(pos.is_checkmate());
         }
+    }
+
+    /// Every position on the way to a real helpstalemate passes the
+    /// stalemate test with the plies it still has.
+    #[test]
+    fn stalemate_lines_pass_all_along() {
+        let cases = [
+            // hpint 33 (Steudel): four promotions.
+            (
+                "8/8/6KP/8/8/8/1pp1Rppp/k7 b - - 0 1",
+                "c2c1r h6h7 c1h1 h7h8q g2g1b h8h3 b2b1n h3f1",
+            ),
+            // hpint 54 (Szentai): three bishops given to the pawn.
+            (
+                "8/8/8/8/8/p7/P2p1pp1/1K5k b - - 0 1",
+                "d2d1b b1a1 d1b3 a2b3 f2f1b b3b4 f1a6 b4b5 g2g1b b5a6 g1h2 a6a7 h2b8 a7b8q a3a2 b8g3",
+            ),
+            // hpint 31 (Steudel).
+            (
+                "8/p7/B7/7p/P3K1pr/7b/1p2p2p/6k1 b - - 0 1",
+                "b2b1r a4a5 b1b6 a5b6 e2e1n b6b7 e1g2 b7b8q h2h1b b8g3",
+            ),
+        ];
+        for (fen, line) in cases {
+            let mut pos = position(fen);
+            let moves: Vec<&str> = line.split(' ').collect();
+            for (i, uci) in moves.iter().enumerate() {
+                let left = (moves.len() - i) as u8;
+                assert!(may_stalemate(&pos, left), "{fen} before {uci}");
+                let m = uci
+                    .parse::<shakmaty::uci::UciMove>()
+                    .unwrap()
+                    .to_move(&pos)
+                    .unwrap();
+                pos.play_unchecked(m);
+            }
+            assert!(pos.is_stalemate(), "{fen}");
+        }
+    }
+
+    /// Does some line of exactly `left` plies from `pos` stalemate Black?
+    fn stalemate_in(pos: &Chess, left: u8) -> bool {
+        if left == 0 {
+            return pos.turn().is_black() && pos.is_stalemate();
+        }
+        pos.legal_moves().into_iter().any(|m| {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            stalemate_in(&next, left - 1)
+        })
+    }
+
+    /// A position the stalemate test rejects has no helpstalemate of that
+    /// length, checked by playing every line along random games; and the
+    /// test rejects some, or it would prove nothing.
+    #[test]
+    fn rejected_positions_have_no_stalemate() {
+        use crate::testing::{any_move, random_games_from};
+        let fens = [
+            "8/8/6KP/8/8/8/1pp1Rppp/k7 b - - 0 1",
+            "8/8/8/8/8/p7/P2p1pp1/1K5k b - - 0 1",
+            "8/p7/B7/7p/P3K1pr/7b/1p2p2p/6k1 b - - 0 1",
+            "8/8/8/3k4/8/8/2N5/K6R b - - 0 1",
+            "7k/8/5K2/8/8/8/8/1B6 w - - 0 1",
+            "k7/8/1K6/8/8/8/6p1/7R b - - 0 1",
+        ];
+        let (mut tested, mut rejected) = (0, 0);
+        for fen in fens {
+            for game in random_games_from(&position(fen), 5, 40, 30, any_move) {
+                for pos in game {
+                    for left in [2u8, 3] {
+                        // The line must end with White's move.
+                        if pos.turn().is_white() != (left % 2 == 1) {
+                            continue;
+                        }
+                        tested += 1;
+                        if !may_stalemate(&pos, left) {
+                            rejected += 1;
+                            assert!(
+                                !stalemate_in(&pos, left),
+                                "{} in {left}",
+                                shakmaty::fen::Fen::from_position(
+                                    &pos,
+                                    shakmaty::EnPassantMode::Legal
+                                )
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        println!("{rejected} of {tested} rejected");
+        assert!(rejected * 10 > tested, "{rejected} of {tested} rejected");
     }
 }

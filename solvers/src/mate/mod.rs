@@ -47,7 +47,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Positi
 
 use crate::checking::{checking_moves, gives_check, CheckInfo};
 use crate::recognizer::Registry;
-use crate::stalemating::StalemateTest;
+use crate::stalemating::{ReplyTest, StalemateTest};
 use crate::stipulation::{Goal, Stipulation};
 use crate::tablebase::Wdl;
 use crate::transposition::{payload, Table};
