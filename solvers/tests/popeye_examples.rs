@@ -281,7 +281,10 @@ fn every_twin_is_read_or_refused_for_a_reason() {
 #[test]
 fn popeye_examples_quick() {
     let outcomes = run(quick);
-    assert!(outcomes.len() > 100, "{} twins", outcomes.len());
+    // A run narrowed by POPEYE_ONLY takes fewer.
+    if std::env::var_os("POPEYE_ONLY").is_none() {
+        assert!(outcomes.len() > 100, "{} twins", outcomes.len());
+    }
     report(&outcomes);
 }
 
