@@ -2,6 +2,7 @@
 //! and settle it: journal, outbox, and the file out of `.processing/`.
 
 use super::*;
+use crate::config::ExecutorKind;
 use crate::executor::Slurm;
 use crate::ledger::Checkpoints;
 
@@ -50,7 +51,8 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
     }
     // With `whole_files`, the file goes to the cluster whole; the wait is
     // no solver's: it runs beside the pool, not on it.
-    let remote = {
+    let executor = &settings.config.executor;
+    let remote = if executor.kind == ExecutorKind::Slurm && executor.whole_files {
         let (d, settings, name, bytes) = (
             d.clone(),
             settings.clone(),
@@ -58,6 +60,8 @@ pub(super) async fn process(d: Arc<Daemon>, job: Job) -> Result<Outcome> {
             bytes.clone(),
         );
         blocking(move || Ok(on_cluster(&d, &settings, &name, &bytes))).await?
+    } else {
+        Remote::Here
     };
     match remote {
         Remote::Judged(verdicts) => {
