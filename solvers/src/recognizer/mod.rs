@@ -117,8 +117,6 @@ impl Recognizer {
     }
 }
 
-/// Every recognizer cookd has, by name and material key. The KPK bitbase
-/// inside is built on first use and then only read.
 /// A table of fewer units a recognizer reads, from a folder, read whole on
 /// first use (most problems never ask: a one-shot solve does not pay for
 /// it); absent from the folder then, it stays absent.
@@ -142,6 +140,8 @@ impl SubTable {
     }
 }
 
+/// Every recognizer cookd has, by name and material key. The KPK bitbase
+/// inside is built on first use and then only read.
 #[derive(Debug)]
 pub struct Registry {
     recognizers: Vec<Recognizer>,

@@ -25,10 +25,6 @@ pub fn solves(stipulation: Stipulation) -> bool {
     )
 }
 
-/// Fills in `keys` (direct and self mates) or `solutions` (helpmates),
-/// the verdict word, and a sound problem's `tree`. `cooks`, when that stage
-/// is configured, decides whether the tree comes with tries and duals
-/// (neither without it).
 /// The recognizers, with the tablebase stage's table folder at hand where
 /// there is one (those that read smaller tables read them there).
 fn recognizers(resources: &Resources, tables: Option<&TablebaseOptions>) -> Arc<Registry> {
@@ -38,6 +34,11 @@ fn recognizers(resources: &Resources, tables: Option<&TablebaseOptions>) -> Arc<
     }
 }
 
+/// Fills in `keys` (direct and self mates) or `solutions` (helpmates),
+/// the verdict word, and a sound problem's `tree`. `cooks`, when that stage
+/// is configured, decides whether the tree comes with tries and duals
+/// (neither without it). The recognizers read smaller tables from the
+/// tablebase stage's folder (`tables`), when that stage is configured.
 pub fn run(
     problem: &Problem,
     (options, cooks, tables): (
