@@ -140,16 +140,13 @@ fn on_edge(sq: Square) -> bool {
 /// the tables hold deeper mates and two-step skewers (a check drives the
 /// king off its rank, the next check skewers it against its rook).
 fn kings_inside(pos: &Chess) -> bool {
-    let edge = Bitboard::from_rank(Rank::First)
-        | Bitboard::from_rank(Rank::Eighth)
-        | Bitboard::from_file(File::A)
-        | Bitboard::from_file(File::H);
     let board = pos.board();
-    let apart = match (board.king_of(Color::White), board.king_of(Color::Black)) {
-        (Some(white), Some(black)) => white.distance(black) >= 4,
+    match (board.king_of(Color::White), board.king_of(Color::Black)) {
+        (Some(white), Some(black)) => {
+            white.distance(black) >= 4 && !on_edge(white) && !on_edge(black)
+        }
         _ => false,
-    };
-    apart && (board.kings() & edge).is_empty()
+    }
 }
 
 /// With a rook each (and maybe the other side's pawn, whose capture is
