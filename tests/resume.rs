@@ -24,18 +24,6 @@ fn cookd() -> Command {
     Command::new(env!("CARGO_BIN_EXE_cookd"))
 }
 
-/// The verdicts of `cookd solve --format json`, without their timings.
-fn verdicts(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|l| {
-            let mut v: Value = serde_json::from_str(l).unwrap();
-            v.as_object_mut().unwrap().remove("timings_ms");
-            v
-        })
-        .collect()
-}
-
 /// Work items in the journal: (goal, plies, index) → finished_at.
 fn items(spool: &Spool) -> BTreeMap<(i64, i64, i64), f64> {
     let Ok(conn) = rusqlite::Connection::open(spool.path("journal.sqlite")) else {
@@ -99,7 +87,7 @@ fn solve_resume_after_kill_9_equals_an_uninterrupted_run() {
         .output()
         .unwrap();
     assert!(plain.status.success());
-    let plain = verdicts(&plain.stdout);
+    let plain = spool::verdicts_without_timings(&plain.stdout);
     assert_eq!(plain[0]["verdict"], "sound", "{plain:?}");
 
     let resume = || {
@@ -138,7 +126,7 @@ fn solve_resume_after_kill_9_equals_an_uninterrupted_run() {
     assert_eq!(kills, 3, "the search finished before it could be killed");
     let last = resume().wait_with_output().unwrap();
     assert!(last.status.success());
-    assert_eq!(verdicts(&last.stdout), plain);
+    assert_eq!(spool::verdicts_without_timings(&last.stdout), plain);
     // Done: the checkpoints are dropped.
     assert!(items(&spool).is_empty());
 }
@@ -153,7 +141,7 @@ fn run_goes_on_after_kill_9_and_its_verdict_equals_an_uninterrupted_run() {
         .arg(spool.path("long.fen"))
         .output()
         .unwrap();
-    let mut plain = verdicts(&plain.stdout).remove(0);
+    let mut plain = spool::verdicts_without_timings(&plain.stdout).remove(0);
     spool.start();
     spool.rename_in("long.fen", LONG);
     let mut before = BTreeMap::new();
@@ -191,7 +179,9 @@ fn estimate_prints_items_by_free_moves_and_a_time_range() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let [e]: [Value; 1] = verdicts(&out.stdout).try_into().unwrap();
+    let [e]: [Value; 1] = spool::verdicts_without_timings(&out.stdout)
+        .try_into()
+        .unwrap();
     let number = |key: &str| e[key].as_f64().unwrap_or_else(|| panic!("no {key} in {e}"));
     assert!(number("nodes") > 0.0, "{e}");
     assert!(number("low_seconds") <= number("seconds"), "{e}");

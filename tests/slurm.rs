@@ -49,7 +49,7 @@ fn solve(dir: &Path, config: &str, env: &[(&str, &str)]) -> (Output, Vec<Value>,
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let verdicts = without_timings(&out.stdout);
+    let verdicts = spool::verdicts_without_timings(&out.stdout);
     (out, verdicts, seconds)
 }
 
@@ -303,7 +303,7 @@ fn solve_entries(dir: &Path, config: &str, env: &[(&str, &str)]) -> (i32, Vec<Va
         .envs(env.iter().copied())
         .output()
         .unwrap();
-    let verdicts = without_timings(&out.stdout);
+    let verdicts = spool::verdicts_without_timings(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     (out.status.code().unwrap(), verdicts, stderr)
 }
@@ -375,7 +375,7 @@ fn whole_files_on_the_cluster_equal_a_local_run() {
         .current_dir(&plain)
         .output()
         .unwrap();
-    let local = without_timings(&out.stdout);
+    let local = spool::verdicts_without_timings(&out.stdout);
     let mut daemon = Spool::new(MailTo::Nobody, 2);
     let config = daemon.path("pipeline.yaml");
     let plain_config = std::fs::read_to_string(&config).unwrap();
@@ -422,18 +422,6 @@ fn whole_files_on_the_cluster_equal_a_local_run() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
     println!("cookd run, three files sent whole (each task failing once): {daemon_s:.1} s");
-}
-
-/// `cookd solve --format json`'s verdicts, timings left out.
-fn without_timings(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|l| {
-            let mut v: Value = serde_json::from_str(l).unwrap();
-            v.as_object_mut().unwrap().remove("timings_ms");
-            v
-        })
-        .collect()
 }
 
 /// `cookd work` refuses a task another cookd wrote (a node with another

@@ -1,5 +1,6 @@
 //! The spool the end-to-end tests run `cookd run` on, shared by the test
-//! binaries (tests/service.rs, tests/load.rs); each uses a part of it.
+//! binaries (tests/service.rs, tests/load.rs, tests/resume.rs, ...); each
+//! uses a part of it.
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, HashSet};
@@ -23,6 +24,19 @@ pub const COOKED: &str = "nk6/brpp4/brp4p/1p6/8/8/8/4K2R w - - 0 1 ; #2\n";
 pub const SLOW: &str = "8/1r3p2/1p6/B1pBpk2/2q5/3b1N2/5p2/K1b5 b - - 0 1 ; h#3\n";
 
 pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The verdicts of `cookd solve --format json`, timings left out (they
+/// differ from run to run).
+pub fn verdicts_without_timings(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("timings_ms");
+            v
+        })
+        .collect()
+}
 
 pub fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     let start = Instant::now();

@@ -652,20 +652,27 @@ mod tests {
             ),
         ];
         for (fen, line) in cases {
-            let mut pos = position(fen);
-            let moves: Vec<&str> = line.split(' ').collect();
-            for (i, uci) in moves.iter().enumerate() {
-                let left = (moves.len() - i) as u8;
-                assert!(may_mate(&pos, left), "{fen} before {uci}");
-                let m = uci
-                    .parse::<shakmaty::uci::UciMove>()
-                    .unwrap()
-                    .to_move(&pos)
-                    .unwrap();
-                pos.play_unchecked(m);
-            }
-            assert!(pos.is_checkmate());
+            let end = passes_all_along(fen, line, may_mate);
+            assert!(end.is_checkmate(), "{fen}");
         }
+    }
+
+    /// Plays `line` (UCI moves) from `fen`, asserting `test` passes before
+    /// each move with the plies still to come; returns the final position.
+    fn passes_all_along(fen: &str, line: &str, test: fn(&Chess, u8) -> bool) -> Chess {
+        let mut pos = position(fen);
+        let moves: Vec<&str> = line.split(' ').collect();
+        for (i, uci) in moves.iter().enumerate() {
+            let left = (moves.len() - i) as u8;
+            assert!(test(&pos, left), "{fen} before {uci}");
+            let m = uci
+                .parse::<shakmaty::uci::UciMove>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            pos.play_unchecked(m);
+        }
+        pos
     }
 
     /// Every position on the way to a real helpstalemate passes the
@@ -690,19 +697,8 @@ mod tests {
             ),
         ];
         for (fen, line) in cases {
-            let mut pos = position(fen);
-            let moves: Vec<&str> = line.split(' ').collect();
-            for (i, uci) in moves.iter().enumerate() {
-                let left = (moves.len() - i) as u8;
-                assert!(may_stalemate(&pos, left), "{fen} before {uci}");
-                let m = uci
-                    .parse::<shakmaty::uci::UciMove>()
-                    .unwrap()
-                    .to_move(&pos)
-                    .unwrap();
-                pos.play_unchecked(m);
-            }
-            assert!(pos.is_stalemate(), "{fen}");
+            let end = passes_all_along(fen, line, may_stalemate);
+            assert!(end.is_stalemate(), "{fen}");
         }
     }
 
