@@ -146,13 +146,13 @@ enum Remote {
     Here,
 }
 
-/// Sends the file to the cluster when the configuration says
-/// `whole_files`; a file whose task leaves no verdicts it can read is
+/// Sends the file to the cluster (the configuration says Slurm with
+/// `whole_files`); a file whose task leaves no verdicts it can read is
 /// judged here, as `cookd solve` does.
 fn on_cluster(d: &Daemon, settings: &Settings, name: &str, bytes: &[u8]) -> Remote {
     let slurm = match Slurm::from_config(&settings.config, Some(&d.stopping)) {
-        Ok(Some(slurm)) if slurm.options.whole_files => slurm,
-        Ok(_) => return Remote::Here,
+        Ok(Some(slurm)) => slurm,
+        Ok(None) => return Remote::Here,
         Err(e) => {
             tracing::warn!("{name}: executor: {e:#}; judged here");
             return Remote::Here;
