@@ -504,6 +504,12 @@ impl<'a> Part<'a> {
                 }
                 return;
             }
+            // A piece's move stays in the part: without symmetry to tell
+            // children apart it only counts, and needs no index.
+            if !dedup && layout.piece(m.slot).role != Role::Pawn {
+                quiet += 1;
+                return;
+            }
             let mut q = p;
             q.squares[m.slot] = m.to;
             q.white_to_move = !p.white_to_move;
