@@ -178,15 +178,15 @@ fn registry_answers_textbook_positions() {
     assert_eq!(registry.recognize(&philidor), Some(Wdl::Draw));
 }
 
-/// The KRPKR recognizer against cookd's own table, on the sample of every
-/// 197th placement of the first two units (both orientations), with the
-/// KRvKR table of the same folder at hand (its rule that reads it), and
-/// without: the hand rules alone. CI has no
-/// five-unit tables: generate one with `cookd tb generate --dir DIR
-/// KRPvKR`, then run with
+/// The five-unit recognizers against cookd's own tables, on the sample of
+/// every 197th placement of the first two units (both orientations):
+/// KRPKR with the KRvKR table of the same folder at hand (its rule that
+/// reads it) and without (the hand rules alone), and KBNKN. CI has no
+/// five-unit tables: generate them with `cookd tb generate --dir DIR
+/// KRPvKR KBNvKN`, then run with
 /// `COOKD_TABLES=DIR cargo test --release -- --ignored five_unit`.
 #[test]
-#[ignore = "needs cookd's KRPvKR table (COOKD_TABLES=DIR)"]
+#[ignore = "needs cookd's KRPvKR and KBNvKN tables (COOKD_TABLES=DIR)"]
 fn five_unit_recognizers_on_a_sample() {
     use solvers::tablebase::tables::DtmTables;
     let dir = std::env::var("COOKD_TABLES").expect("COOKD_TABLES names the tables' folder");
@@ -195,17 +195,19 @@ fn five_unit_recognizers_on_a_sample() {
         std::path::Path::new(&dir),
     )));
     let hand_only = Registry::new();
-    for (registry, key, spotted) in [
-        (&with_tables, "KRPvKR", 122_041),
-        (&with_tables, "KRvKRP", 123_065),
-        (&hand_only, "KRPvKR", 24_167),
-        (&hand_only, "KRvKRP", 28_978),
+    for (registry, name, key, spotted) in [
+        (&with_tables, "krpkr", "KRPvKR", 122_041),
+        (&with_tables, "krpkr", "KRvKRP", 123_065),
+        (&hand_only, "krpkr", "KRPvKR", 24_167),
+        (&hand_only, "krpkr", "KRvKRP", 28_978),
+        (&hand_only, "kbnkn", "KBNvKN", 1_162_717),
+        (&hand_only, "kbnkn", "KNvKBN", 1_130_053),
     ] {
         let material: Material = key.parse().unwrap();
         let table = tables.load(&material).unwrap();
-        let recognizer = registry.by_name("krpkr").unwrap();
+        let recognizer = registry.by_name(name).unwrap();
         let stats = verify(recognizer, &material, &table, Sample::EveryNth(197)).unwrap();
-        assert_eq!(stats.incorrect, 0, "krpkr on {key}: {:?}", stats.examples);
-        assert!(stats.spotted_draws >= spotted, "krpkr on {key}: {stats:?}");
+        assert_eq!(stats.incorrect, 0, "{name} on {key}: {:?}", stats.examples);
+        assert!(stats.spotted_draws >= spotted, "{name} on {key}: {stats:?}");
     }
 }
