@@ -9,8 +9,9 @@
 //! strong unit attacks (two will do with its king at most two steps off),
 //! and near its king (at most three steps, or nearer than the strong
 //! king); its king off the edge, or on it with the strong king five steps
-//! away or more; and the strong king not boxed on the edge by its own
-//! minor piece (where a lone knight mates).
+//! away or more, but not next to the edge in opposition with its knight
+//! three steps off (the table's longest losses); and the strong king not
+//! boxed on the edge by its own minor piece (where a lone knight mates).
 //! Those conditions came from the table (a histogram of these features
 //! over every position, with each feature's draws and losses): knights
 //! far from their king get trapped over many moves, kings on the edge get
@@ -84,11 +85,8 @@ fn holds_within(pos: &Chess, strong: Color, depth: u32) -> bool {
     })
 }
 
-/// The knight side, to move, is out of danger: not in check, its knight
-/// not attacked, with two squares to go to that no strong unit attacks and
-/// its king at most three steps off; its king off the edge (where mating
-/// nets start); and the strong king not on the edge next to its own minor
-/// piece, where a lone knight can mate it.
+/// The knight side, to move, is out of danger (the bounds are in the
+/// module docs; each has a test whose mutant fails).
 fn safe(pos: &Chess, strong: Color) -> bool {
     if pos.is_check() {
         return false;
