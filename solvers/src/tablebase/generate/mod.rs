@@ -134,7 +134,14 @@ pub fn memory_bytes(layout: &Layout) -> u64 {
     (2 + 2 + 8 * 2) * part + ANSWER_SLOTS + batches
 }
 
+/// Slots the first pass hands a worker at once.
 const CHUNK: usize = 1 << 14;
+
+/// Slots per bit of [`Part::work`]: small, because a ply resolves about
+/// one slot in a hundred, spread thin, and a scan reads every slot of a
+/// marked range (with 2^14 slots per bit the scans of KRPvKR read 70 times
+/// the slots they resolve, with 2^8 slots 23 times).
+const MARK_SLOTS: usize = 1 << 8;
 
 /// Slots of a sub-table on disk read at once to answer questions (a
 /// multiple of the file's block).
@@ -183,9 +190,16 @@ fn generate_slices(
             finished[config as usize] = Some(store.read(config)?);
         }
         let part = Part::new(layout, subs, &configs, finished);
+        let t0 = std::time::Instant::now();
         part.init(&|done| report(Phase::Init, initialized + done))?;
+        let t1 = std::time::Instant::now();
         initialized += part.words.len() as u64;
         resolved += part.resolve(&|ply, done| report(Phase::Ply(ply), resolved + done))?;
+        eprintln!(
+            "TIME init {:.2} resolve {:.2}",
+            (t1 - t0).as_secs_f64(),
+            t1.elapsed().as_secs_f64()
+        );
         for (i, &config) in configs.iter().enumerate() {
             let words = &part.words[i * part.rest_size..(i + 1) * part.rest_size];
             store.write(config, words.iter().map(|w| output_code(w.load(Relaxed))))?;
@@ -301,7 +315,7 @@ struct Part<'a> {
     rest_size: usize,
     pawnless: bool,
     words: Vec<AtomicU16>,
-    /// By chunk of [`CHUNK`] slots, a bit per ply: whether some slot in it
+    /// By range of [`MARK_SLOTS`] slots, a bit per ply: whether some slot in it
     /// is resolved at that ply or decided then by its exit. The scan of a
     /// ply visits only the chunks marked for it, so the long tail of plies
     /// that resolve a few slots each costs little.
@@ -334,7 +348,7 @@ impl<'a> Part<'a> {
             rest_size,
             pawnless: !layout.material().has_pawns(),
             words: (0..slots).map(|_| AtomicU16::new(0)).collect(),
-            work: (0..slots.div_ceil(CHUNK))
+            work: (0..slots.div_ceil(MARK_SLOTS))
                 .map(|_| Default::default())
                 .collect(),
             last_due: AtomicU16::new(0),
@@ -435,7 +449,7 @@ impl<'a> Part<'a> {
 
     /// Marks the chunk of `local` for the scan at `ply`.
     fn mark(&self, local: u32, ply: u16) {
-        let bits = &self.work[local as usize / CHUNK];
+        let bits = &self.work[local as usize / MARK_SLOTS];
         bits[usize::from(ply / 64)].fetch_or(1 << (ply % 64), Relaxed);
     }
 
@@ -596,35 +610,46 @@ impl<'a> Part<'a> {
     /// expands every slot resolved at `ply` (unless `expand` is off).
     /// Returns how many slots were resolved at `ply`.
     fn scan(&self, ply: u16, expand: bool) -> u64 {
+        let resolved = resolved_at(ply);
+        let (due_mask, due_word) = due_at(ply);
+        // Most words match neither: a block is skipped on one branch.
+        let hit = |w: Word| (w == resolved) | (w & due_mask == due_word);
         self.words
-            .par_chunks(CHUNK)
+            .par_chunks(MARK_SLOTS)
             .enumerate()
             .filter(|&(c, _)| self.marked(c, ply))
-            .map(|(c, chunk)| {
+            .map(|(c, range)| {
                 let mut preds = Vec::new();
                 let mut found = 0;
-                for (i, word) in chunk.iter().enumerate() {
-                    let local = (c * CHUNK + i) as u32;
-                    let w = word.load(Relaxed);
-                    let now = w == resolved_at(ply)
-                        || (!is_resolved(w) && due(w) == Some(ply) && self.set(local, ply));
-                    if !now {
+                for (b, block) in range.chunks(16).enumerate() {
+                    if !block
+                        .iter()
+                        .fold(false, |any, w| any | hit(w.load(Relaxed)))
+                    {
                         continue;
                     }
-                    found += 1;
-                    if !expand {
-                        continue;
-                    }
-                    if ply % 2 == 0 {
-                        // Lost now: every predecessor wins next ply.
-                        self.predecessors(local, &mut preds, false);
-                        for &pred in &preds {
-                            self.set(pred, ply + 1);
+                    for (i, word) in block.iter().enumerate() {
+                        let local = (c * MARK_SLOTS + b * 16 + i) as u32;
+                        let w = word.load(Relaxed);
+                        let now = w == resolved || (hit(w) && self.set(local, ply));
+                        if !now {
+                            continue;
                         }
-                    } else {
-                        self.predecessors(local, &mut preds, true);
-                        for &pred in &preds {
-                            self.refute(pred, ply);
+                        found += 1;
+                        if !expand {
+                            continue;
+                        }
+                        if ply % 2 == 0 {
+                            // Lost now: every predecessor wins next ply.
+                            self.predecessors(local, &mut preds, false);
+                            for &pred in &preds {
+                                self.set(pred, ply + 1);
+                            }
+                        } else {
+                            self.predecessors(local, &mut preds, true);
+                            for &pred in &preds {
+                                self.refute(pred, ply);
+                            }
                         }
                     }
                 }

@@ -77,3 +77,40 @@ pub(super) fn due(w: Word) -> Option<u16> {
         _ => None,
     }
 }
+
+/// The words [`due`] at `ply`, as `(mask, value)`: `w & mask == value`
+/// exactly when `due(w) == Some(ply)`. One comparison per word lets the
+/// scan of a ply skip blocks of words at once.
+pub(super) fn due_at(ply: u16) -> (Word, Word) {
+    const NEVER: (Word, Word) = (0, 1);
+    let v = if ply % 2 == 1 {
+        Dtm::Win(ply)
+    } else if ply >= 2 && ply <= MAX_PLIES {
+        Dtm::Loss(ply)
+    } else {
+        return NEVER;
+    };
+    match exit_code(v) {
+        // Unresolved, the code in the low byte, any counter.
+        Some(code) if ply % 2 == 1 => (RESOLVED | 0xff, Word::from(code)),
+        // Unresolved, the code, and no move left in the part.
+        Some(code) => (Word::MAX, Word::from(code)),
+        None => NEVER,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn due_at_matches_due_on_every_word() {
+        for ply in 0..=MAX_PLIES + 2 {
+            let (mask, value) = due_at(ply);
+            for w in 0..=Word::MAX {
+                let expected = !is_resolved(w) && due(w) == Some(ply);
+                assert_eq!(w & mask == value, expected, "ply {ply} word {w:#06x}");
+            }
+        }
+    }
+}
