@@ -66,6 +66,8 @@ pub struct Group {
     /// Slot of the group's first unit in [`Placement::squares`].
     pub first: usize,
     size: u64,
+    /// `size` as a divisor of slice numbers and places in a slice.
+    divisor: Divisor,
     /// What one step of this group's rank adds to an index.
     stride: u64,
     /// What it adds to a slice number (pawns) or a place in a slice (the
@@ -118,6 +120,43 @@ pub struct Layout {
     pieces: [Piece; MAX_UNITS],
     units: usize,
     per_side: u64,
+    /// See [`Layout::pawn_configs`].
+    pawn_configs: u32,
+    /// Places of a slice with one side to move.
+    rest_per_side: u64,
+    /// What one step of the king pair adds to a place in a slice.
+    pair_split_stride: u64,
+}
+
+/// Division of numbers below 2^32 by a constant, by multiplication
+/// (Lemire, Kaser and Kurz, "Faster remainder by direct computation",
+/// 2019): decoding a slot divides by every group's size, and a hardware
+/// division costs tens of cycles on the generator's hottest path.
+#[derive(Debug, Clone, Copy)]
+struct Divisor {
+    d: u64,
+    /// `ceil(2^64 / d)`.
+    m: u64,
+}
+
+impl Divisor {
+    fn new(d: u64) -> Divisor {
+        assert!((2..1 << 32).contains(&d), "a divisor of 32 bits, not 1");
+        Divisor {
+            d,
+            m: u64::MAX / d + 1,
+        }
+    }
+
+    /// `(n / d, n % d)` for `n < 2^32`.
+    #[inline]
+    fn div_rem(self, n: u64) -> (u64, u64) {
+        debug_assert!(n < 1 << 32);
+        let low = self.m.wrapping_mul(n);
+        let q = ((u128::from(self.m) * u128::from(n)) >> 64) as u64;
+        let r = ((u128::from(low) * u128::from(self.d)) >> 64) as u64;
+        (q, r)
+    }
 }
 
 /// Symmetry `t` of the board: bit 2 mirrors in the a1–h8 diagonal, then bit
@@ -265,6 +304,7 @@ impl Layout {
                     count,
                     first,
                     size: binomial(domain, count as u64),
+                    divisor: Divisor::new(binomial(domain, count as u64)),
                     stride: 0,
                     split_stride: 0,
                     unrank: unrank_table(domain as u8, count),
@@ -286,6 +326,9 @@ impl Layout {
             *split *= group.size;
         }
         let per_side = stride * pairs.len() as u64;
+        let pawn_configs = pawn_stride as u32;
+        let rest_per_side = per_side / pawn_stride;
+        assert!(2 * rest_per_side < 1 << 32, "places in a slice fit 32 bits");
         let mut pieces = [Color::White.king(); MAX_UNITS];
         pieces[1] = Color::Black.king();
         for group in &groups {
@@ -300,6 +343,9 @@ impl Layout {
             groups,
             units: first,
             per_side,
+            pawn_configs,
+            rest_per_side,
+            pair_split_stride: other_stride,
         }
     }
 
@@ -366,28 +412,44 @@ impl Layout {
     /// The index of `q`, which is `p` with the unit in `slot` moved and the
     /// other side to move, where `index` is the index `p` was decoded from.
     /// When no king moved and only the identity brings the kings into the
-    /// stored set, only the moved unit's group changes its rank, which
-    /// saves a full [`Layout::encode`] on the generator's hot path.
+    /// stored set, only the moved unit's group changes its rank; when a
+    /// king moved and only the identity stores the kings of `q`, only the
+    /// king pair changes. Either saves a full [`Layout::encode`] on the
+    /// generator's hot path.
     pub fn encode_moved(&self, index: u64, p: &Placement, slot: usize, q: &Placement) -> u64 {
-        let (wk, bk) = (p.squares[0], p.squares[1]);
-        if slot < 2 || self.symmetries[usize::from(wk) * 64 + usize::from(bk)] != 1 {
-            return self.encode(q);
-        }
-        let group = self.group_of(slot);
-        let within =
-            index % self.per_side + group.stride * group.rank(q) - group.stride * group.rank(p);
+        let within = if p.white_to_move {
+            index
+        } else {
+            index - self.per_side
+        };
+        let within = if slot < 2 {
+            // Only the king pair's digit changes when the kings of `q`
+            // stand where only the identity stores them.
+            if self.symmetries[king_pair_key(q)] != 1 {
+                return self.encode(q);
+            }
+            let per_pair = self.per_side / self.pairs.len() as u64;
+            within + per_pair * self.pair_number(q) - per_pair * self.pair_number(p)
+        } else {
+            if self.symmetries[king_pair_key(p)] != 1 {
+                return self.encode(q);
+            }
+            let group = self.group_of(slot);
+            within + group.stride * group.rank(q) - group.stride * group.rank(p)
+        };
         within + if q.white_to_move { 0 } else { self.per_side }
+    }
+
+    /// The number of the king pair of `p`, which must be stored as placed.
+    fn pair_number(&self, p: &Placement) -> u64 {
+        u64::from(self.pair_index[king_pair_key(p)])
     }
 
     /// Pawn placements a table has (the product of its pawn groups' sizes;
     /// 1 without pawns). A pawn table is generated slice by slice, one
     /// slice per pawn placement: see [`Layout::encode_split`].
     pub fn pawn_configs(&self) -> u32 {
-        self.groups
-            .iter()
-            .filter(|g| g.piece.role == Role::Pawn)
-            .map(|g| g.size)
-            .product::<u64>() as u32
+        self.pawn_configs
     }
 
     /// Slots of one slice: [`Layout::size`] over [`Layout::pawn_configs`].
@@ -428,8 +490,9 @@ impl Layout {
     /// [`Layout::encode_split`] of `q`, which is `p` with the unit in
     /// `slot` moved and the other side to move, where `(config, rest)` is
     /// the split slot of `p` (in stored orientation). Unless a king moved,
-    /// only the moved unit's group changes its rank: the generator's hot
-    /// path saves a full encode.
+    /// only the moved unit's group changes its rank; when a king moved and
+    /// the kings of `q` need no mirror, only the king pair changes: the
+    /// generator's hot path saves a full encode.
     pub fn encode_split_moved(
         &self,
         (config, rest): (u32, u64),
@@ -437,16 +500,25 @@ impl Layout {
         slot: usize,
         q: &Placement,
     ) -> (u32, u64) {
-        if slot < 2 || !self.material.has_pawns() {
+        if !self.material.has_pawns() || (slot < 2 && self.symmetries[king_pair_key(q)] != 1) {
             return self.encode_split(q);
         }
-        let group = self.group_of(slot);
         let mut within = if p.white_to_move {
             rest
         } else {
             rest - self.rest_per_side()
         };
         let mut config = u64::from(config);
+        if slot < 2 {
+            // Stored as placed: only the king pair's digit changes.
+            let stride = self.pair_split_stride;
+            within = within + stride * self.pair_number(q) - stride * self.pair_number(p);
+            if !q.white_to_move {
+                within += self.rest_per_side();
+            }
+            return (config as u32, within);
+        }
+        let group = self.group_of(slot);
         let digits = if group.piece.role == Role::Pawn {
             &mut config
         } else {
@@ -467,7 +539,7 @@ impl Layout {
     }
 
     fn rest_per_side(&self) -> u64 {
-        self.rest_size() / 2
+        self.rest_per_side
     }
 
     /// The placement stored at place `rest` of slice `config` (see
@@ -476,7 +548,7 @@ impl Layout {
     pub fn decode_split(&self, config: u32, rest: u64) -> Option<Placement> {
         let per_side = self.rest_per_side();
         let white_to_move = rest < per_side;
-        let mut rest = rest % per_side;
+        let mut rest = if white_to_move { rest } else { rest - per_side };
         let mut config = u64::from(config);
         let mut squares = [0u8; MAX_UNITS];
         for group in self.groups.iter().rev() {
@@ -485,8 +557,9 @@ impl Layout {
             } else {
                 &mut rest
             };
-            let r = (*digits % group.size) as usize;
-            *digits /= group.size;
+            let (q, r) = group.divisor.div_rem(*digits);
+            let r = r as usize;
+            *digits = q;
             let offset = group.domain_offset();
             for (i, &s) in group.unrank[r][..group.count].iter().enumerate() {
                 squares[group.first + i] = s + offset;
@@ -648,6 +721,12 @@ impl Layout {
             .map(|&s| Bitboard::from_square(Square::new(u32::from(s))))
             .fold(Bitboard::EMPTY, |a, b| a | b)
     }
+}
+
+/// Where the kings of `p` are looked up in [`Layout`]'s tables by king
+/// squares.
+fn king_pair_key(p: &Placement) -> usize {
+    usize::from(p.squares[0]) * 64 + usize::from(p.squares[1])
 }
 
 /// The rank of `group` in `p` after the square map `map`.

@@ -59,7 +59,7 @@ mod unmoves;
 pub use subtables::SubTables;
 pub use unmoves::unmoves;
 use unmoves::{may_have_two_names, may_meet_symmetry};
-use {state::*, subtables::Lookup};
+use {state::*, subtables::{Exits, Lookup}};
 
 #[cfg(test)]
 pub(crate) mod reference;
@@ -74,7 +74,7 @@ use shakmaty::{Chess, Color, Move, Position, Role, Square};
 use super::dtm::{Dtm, MAX_PLIES};
 use super::file::FileError;
 use super::index::{Layout, Placement};
-use super::moves;
+use super::moves::{self, PlacementMove};
 use super::Material;
 use slices::Slices;
 
@@ -315,6 +315,7 @@ struct Part<'a> {
     rest_size: usize,
     pawnless: bool,
     words: Vec<AtomicU16>,
+    exits: Exits,
     /// By range of [`MARK_SLOTS`] slots, a bit per ply: whether some slot in it
     /// is resolved at that ply or decided then by its exit. The scan of a
     /// ply visits only the chunks marked for it, so the long tail of plies
@@ -348,6 +349,7 @@ impl<'a> Part<'a> {
             rest_size,
             pawnless: !layout.material().has_pawns(),
             words: (0..slots).map(|_| AtomicU16::new(0)).collect(),
+            exits: subs.exits(layout),
             work: (0..slots.div_ceil(MARK_SLOTS))
                 .map(|_| Default::default())
                 .collect(),
@@ -501,30 +503,17 @@ impl<'a> Part<'a> {
         // Distinct moves can lead to one slot only through a symmetric
         // position; only then are children told apart by slot.
         let dedup = may_meet_symmetry(layout, &p);
-        let mut board = None;
         let mut any = false;
         let mut quiet = 0usize;
         let mut best: Option<Dtm> = None;
         let mut exit = |v: Dtm| best = Some(best.map_or(v, |b| b.max(v)));
-        moves::legal_moves(layout, &p, |m| {
+        let mut visit = |m: PlacementMove| {
             any = true;
             if m.leaves_table() {
-                let mut child = board.get_or_insert_with(|| layout.board(&p)).clone();
-                let piece = child
-                    .remove_piece_at(Square::new(u32::from(m.from)))
-                    .expect("a unit on the from square");
-                let role = m.promotion.unwrap_or(piece.role);
-                child.set_piece_at(Square::new(u32::from(m.to)), role.of(piece.color));
-                match self.subs.lookup(&child, !us) {
+                match self.subs.lookup_exit(&self.exits, &p, &m) {
                     Lookup::Known(v) => exit(v.before_move()),
                     Lookup::Deferred(number, slot) => asked[number].push((local, slot)),
                 }
-                return;
-            }
-            // A piece's move stays in the part: without symmetry to tell
-            // children apart it only counts, and needs no index.
-            if !dedup && layout.piece(m.slot).role != Role::Pawn {
-                quiet += 1;
                 return;
             }
             let mut q = p;
@@ -543,7 +532,17 @@ impl<'a> Part<'a> {
                     exit(v.before_move());
                 }
             }
-        });
+        };
+        // A piece's move that takes nothing stays in the part: without
+        // symmetry to tell children apart it only counts, and needs no
+        // index.
+        if dedup {
+            moves::legal_moves(layout, &p, visit);
+        } else {
+            let counted = moves::legal_moves_counting_quiet(layout, &p, &mut visit);
+            quiet += counted;
+            any |= counted > 0;
+        }
         if !any {
             return if moves::in_check(layout, &p, us) {
                 resolved_at(0)
