@@ -85,7 +85,7 @@ pub(super) fn due_at(ply: u16) -> (Word, Word) {
     const NEVER: (Word, Word) = (0, 1);
     let v = if ply % 2 == 1 {
         Dtm::Win(ply)
-    } else if ply >= 2 && ply <= MAX_PLIES {
+    } else if (2..=MAX_PLIES).contains(&ply) {
         Dtm::Loss(ply)
     } else {
         return NEVER;
