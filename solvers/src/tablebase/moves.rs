@@ -6,7 +6,7 @@
 
 use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
-use super::index::{Layout, Placement};
+use super::index::{Layout, Placement, MAX_UNITS};
 
 /// A legal move of the side to move in a placement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,19 +71,43 @@ pub fn in_check(layout: &Layout, p: &Placement, color: Color) -> bool {
 /// Calls `visit` with every legal move of the side to move in `p`, which
 /// must be a legal position (the side not to move not in check).
 pub fn legal_moves(layout: &Layout, p: &Placement, visit: impl FnMut(PlacementMove)) {
-    generate(layout, p, false, visit);
+    let legal = generate(layout, p, false, visit);
+    debug_assert!(legal.is_some(), "the side not to move in check");
+}
+
+/// What [`legal_moves_counting_quiet`] tells besides the moves it visits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counted {
+    /// The legal moves of pieces (not pawns) that take nothing.
+    pub quiet: usize,
+    /// Whether the side to move stands in check.
+    pub in_check: bool,
 }
 
 /// [`legal_moves`], except that the legal moves of pieces (not pawns)
-/// that take nothing are counted, not visited: returns their number. The
-/// generator's first pass needs no more of them, and a popcount of a
+/// that take nothing are counted, not visited, and that `p` may be
+/// illegal: `None`, with nothing visited, when the side not to move stands
+/// in check. The generator's first pass needs no more, and a popcount of a
 /// target set is far cheaper than a legality test per move.
 pub fn legal_moves_counting_quiet(
     layout: &Layout,
     p: &Placement,
     visit: impl FnMut(PlacementMove),
-) -> usize {
+) -> Option<Counted> {
     generate(layout, p, true, visit)
+}
+
+/// Whether a `role` on `a` would attack `b` on an empty board (sliders
+/// only: the lines along which they pin).
+fn on_line(role: Role, a: u8, b: u8) -> bool {
+    let straight = a & 7 == b & 7 || a >> 3 == b >> 3;
+    let diagonal = (a & 7).abs_diff(b & 7) == (a >> 3).abs_diff(b >> 3);
+    match role {
+        Role::Rook => straight,
+        Role::Bishop => diagonal,
+        Role::Queen => straight || diagonal,
+        _ => false,
+    }
 }
 
 fn generate(
@@ -91,7 +115,7 @@ fn generate(
     p: &Placement,
     count_quiet: bool,
     mut visit: impl FnMut(PlacementMove),
-) -> usize {
+) -> Option<Counted> {
     let us = Color::from_white(p.white_to_move);
     let occupied = layout.occupied(p);
     let units = layout.units();
@@ -104,9 +128,25 @@ fn generate(
     }
     let our_king = p.squares[king_slot(us)];
     let king_sq = Square::new(u32::from(our_king));
-    // What the king may not step on (their attacks through the king's
-    // square, which it leaves), whether it stands in check, and which of
-    // our units are pinned to which line.
+    let their_king = bit(p.squares[king_slot(!us)]);
+    // Each unit's attacks: ours on the board as it stands, theirs through
+    // our king's square, which the king leaves when it moves (the king
+    // stands in check exactly when that set holds it too).
+    let mut reach = [Bitboard::EMPTY; MAX_UNITS];
+    for (slot, reach) in reach.iter_mut().enumerate().take(units) {
+        let piece = layout.piece(slot);
+        let sq = Square::new(u32::from(p.squares[slot]));
+        if piece.color == us {
+            *reach = attacks::attacks(sq, piece, occupied);
+            if reach.intersects(their_king) {
+                return None;
+            }
+        } else {
+            *reach = attacks::attacks(sq, piece, occupied & !bit(our_king));
+        }
+    }
+    // What the king may not step on, whether it stands in check, and
+    // which of our units are pinned to which line.
     let mut danger = Bitboard::EMPTY;
     let mut in_check = false;
     let mut pins = [(usize::MAX, Bitboard::EMPTY); 3];
@@ -115,13 +155,11 @@ fn generate(
         if piece.color == us {
             continue;
         }
-        let sq = Square::new(u32::from(p.squares[slot]));
-        danger |= attacks::attacks(sq, piece, occupied & !bit(our_king));
-        if attacks::attacks(sq, piece, occupied).contains(king_sq) {
+        danger |= reach[slot];
+        if reach[slot].contains(king_sq) {
             in_check = true;
-        } else if matches!(piece.role, Role::Bishop | Role::Rook | Role::Queen)
-            && attacks::attacks(sq, piece, Bitboard::EMPTY).contains(king_sq)
-        {
+        } else if on_line(piece.role, p.squares[slot], our_king) {
+            let sq = Square::new(u32::from(p.squares[slot]));
             let between = attacks::between(sq, king_sq);
             let blockers = between & occupied;
             if blockers.count() == 1 && blockers.intersects(ours) {
@@ -161,9 +199,8 @@ fn generate(
             continue;
         }
         let from = p.squares[slot];
-        let sq = Square::new(u32::from(from));
         if piece.role != Role::Pawn {
-            let targets = attacks::attacks(sq, piece, occupied) & !ours;
+            let targets = reach[slot] & !ours;
             // In check a piece's move must be tested one by one (the king's
             // never: `danger` holds for it either way).
             let bulk = count_quiet && (!in_check || slot == king_slot(us));
@@ -201,8 +238,7 @@ fn generate(
         } else {
             (-8, 0, 6)
         };
-        let theirs = occupied & !ours;
-        let mut targets = attacks::pawn_attacks(us, sq) & theirs;
+        let mut targets = reach[slot] & occupied & !ours;
         let one = from.wrapping_add_signed(step);
         if !occupied.contains(Square::new(u32::from(one))) {
             targets |= bit(one);
@@ -241,7 +277,10 @@ fn generate(
             }
         }
     }
-    counted
+    Some(Counted {
+        quiet: counted,
+        in_check,
+    })
 }
 
 fn bit_square(sq: u8) -> Square {
@@ -270,7 +309,7 @@ mod tests {
     fn moves_agree_with_shakmaty() {
         for key in ["KQvKR", "KRRvK", "KPvKP", "KRPvKB", "KBNvKP", "KNvKPP"] {
             let layout = Layout::new(key.parse().unwrap());
-            let (mut checked, mut in_check_seen) = (0, 0);
+            let (mut checked, mut in_check_seen, mut illegal_seen) = (0, 0, 0);
             for index in (0..layout.size()).step_by(3181) {
                 let Some(p) = layout.decode(index) else {
                     continue;
@@ -278,6 +317,11 @@ mod tests {
                 let them = Color::from_white(!p.white_to_move);
                 let Some(pos) = layout.position(&p) else {
                     assert!(in_check(&layout, &p, them), "{key} {index}");
+                    let counted = legal_moves_counting_quiet(&layout, &p, |m| {
+                        panic!("{key} {index}: {m:?} visited in an illegal placement")
+                    });
+                    assert_eq!(counted, None, "{key} {index}");
+                    illegal_seen += 1;
                     continue;
                 };
                 assert!(!in_check(&layout, &p, them), "{key} {index}");
@@ -309,12 +353,17 @@ mod tests {
                 rest.sort();
                 assert_eq!(visited, rest, "{key} {index}");
                 let quiet_moves = pos.legal_moves().iter().filter(|m| quiet(m)).count();
-                assert_eq!(counted, quiet_moves, "{key} {index}");
+                let expected = Counted {
+                    quiet: quiet_moves,
+                    in_check: pos.is_check(),
+                };
+                assert_eq!(counted, Some(expected), "{key} {index}");
                 in_check_seen += usize::from(pos.is_check());
                 checked += 1;
             }
             assert!(checked > 200, "{key}: {checked}");
             assert!(in_check_seen > 10, "{key}: {in_check_seen} in check");
+            assert!(illegal_seen > 10, "{key}: {illegal_seen} illegal");
         }
     }
 }

@@ -496,9 +496,6 @@ impl<'a> Part<'a> {
             return INVALID;
         }
         let us = Color::from_white(p.white_to_move);
-        if moves::in_check(layout, &p, !us) {
-            return INVALID;
-        }
         children.clear();
         // Distinct moves can lead to one slot only through a symmetric
         // position; only then are children told apart by slot.
@@ -536,15 +533,25 @@ impl<'a> Part<'a> {
         // A piece's move that takes nothing stays in the part: without
         // symmetry to tell children apart it only counts, and needs no
         // index.
-        if dedup {
+        let counted = if dedup {
+            if moves::in_check(layout, &p, !us) {
+                return INVALID;
+            }
             moves::legal_moves(layout, &p, visit);
+            None
         } else {
-            let counted = moves::legal_moves_counting_quiet(layout, &p, &mut visit);
-            quiet += counted;
-            any |= counted > 0;
+            match moves::legal_moves_counting_quiet(layout, &p, &mut visit) {
+                None => return INVALID,
+                counted => counted,
+            }
+        };
+        if let Some(c) = counted {
+            quiet += c.quiet;
+            any |= c.quiet > 0;
         }
         if !any {
-            return if moves::in_check(layout, &p, us) {
+            let in_check = counted.map_or_else(|| moves::in_check(layout, &p, us), |c| c.in_check);
+            return if in_check {
                 resolved_at(0)
             } else {
                 unresolved(0, exit_code(Dtm::Draw).expect("a draw fits"))
