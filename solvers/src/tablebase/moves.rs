@@ -150,13 +150,13 @@ fn generate(
     let mut danger = Bitboard::EMPTY;
     let mut in_check = false;
     let mut pins = [(usize::MAX, Bitboard::EMPTY); 3];
-    for slot in 0..units {
+    for (slot, &reach) in reach.iter().enumerate().take(units) {
         let piece = layout.piece(slot);
         if piece.color == us {
             continue;
         }
-        danger |= reach[slot];
-        if reach[slot].contains(king_sq) {
+        danger |= reach;
+        if reach.contains(king_sq) {
             in_check = true;
         } else if on_line(piece.role, p.squares[slot], our_king) {
             let sq = Square::new(u32::from(p.squares[slot]));
@@ -193,14 +193,14 @@ fn generate(
         }
     };
     let mut counted = 0;
-    for slot in 0..units {
+    for (slot, &reach) in reach.iter().enumerate().take(units) {
         let piece = layout.piece(slot);
         if piece.color != us {
             continue;
         }
         let from = p.squares[slot];
         if piece.role != Role::Pawn {
-            let targets = reach[slot] & !ours;
+            let targets = reach & !ours;
             // In check a piece's move must be tested one by one (the king's
             // never: `danger` holds for it either way).
             let bulk = count_quiet && (!in_check || slot == king_slot(us));
@@ -238,7 +238,7 @@ fn generate(
         } else {
             (-8, 0, 6)
         };
-        let mut targets = reach[slot] & occupied & !ours;
+        let mut targets = reach & occupied & !ours;
         let one = from.wrapping_add_signed(step);
         if !occupied.contains(Square::new(u32::from(one))) {
             targets |= bit(one);
