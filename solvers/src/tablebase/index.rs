@@ -124,7 +124,9 @@ pub struct Layout {
     pawn_configs: u32,
     /// Places of a slice with one side to move.
     rest_per_side: u64,
-    /// What one step of the king pair adds to a place in a slice.
+    /// What one step of the king pair adds to an index.
+    pair_stride: u64,
+    /// What it adds to a place in a slice.
     pair_split_stride: u64,
 }
 
@@ -345,6 +347,7 @@ impl Layout {
             per_side,
             pawn_configs,
             rest_per_side,
+            pair_stride: stride,
             pair_split_stride: other_stride,
         }
     }
@@ -411,33 +414,67 @@ impl Layout {
 
     /// The index of `q`, which is `p` with the unit in `slot` moved and the
     /// other side to move, where `index` is the index `p` was decoded from.
-    /// When no king moved and only the identity brings the kings into the
-    /// stored set, only the moved unit's group changes its rank; when a
-    /// king moved and only the identity stores the kings of `q`, only the
-    /// king pair changes. Either saves a full [`Layout::encode`] on the
-    /// generator's hot path.
+    /// Where only the moved unit's group (or the king pair) and the side
+    /// change their digits (see [`Layout::place_delta`]), this saves a full
+    /// [`Layout::encode`].
     pub fn encode_moved(&self, index: u64, p: &Placement, slot: usize, q: &Placement) -> u64 {
-        let within = if p.white_to_move {
-            index
+        match self.delta(p, slot, q.squares[slot], false) {
+            Some(delta) => index.wrapping_add_signed(delta),
+            None => self.encode(q),
+        }
+    }
+
+    /// How far the slot of `p` moves when the unit in `slot`, not a pawn,
+    /// steps to `to` and the other side is to move: in the full index
+    /// without pawns, else in the place in the slice (the slice stays).
+    /// `p` must be stored as placed (decoded from its slot). `None` when
+    /// that takes a full encode: the move brings the kings where they need
+    /// a mirror, or another unit moves while `p`'s kings have more than
+    /// one stored image. Only the moved unit's group (or the king pair)
+    /// and the side to move change their digits.
+    #[inline]
+    pub fn place_delta(&self, p: &Placement, slot: usize, to: u8) -> Option<i64> {
+        debug_assert!(self.piece(slot).role != Role::Pawn, "a pawn changes the slice");
+        self.delta(p, slot, to, true)
+    }
+
+    /// [`Layout::place_delta`] in the place in a slice (`split`) or in the
+    /// full index, where a pawn may move too.
+    #[inline]
+    fn delta(&self, p: &Placement, slot: usize, to: u8, split: bool) -> Option<i64> {
+        let per_side = if split {
+            self.rest_per_side
         } else {
-            index - self.per_side
-        };
-        let within = if slot < 2 {
-            // Only the king pair's digit changes when the kings of `q`
-            // stand where only the identity stores them.
-            if self.symmetries[king_pair_key(q)] != 1 {
-                return self.encode(q);
+            self.per_side
+        } as i64;
+        let side = if p.white_to_move { per_side } else { -per_side };
+        let mut q = *p;
+        q.squares[slot] = to;
+        let digits = if slot < 2 {
+            let key = king_pair_key(&q);
+            if self.symmetries[key] != 1 {
+                return None;
             }
-            let per_pair = self.per_side / self.pairs.len() as u64;
-            within + per_pair * self.pair_number(q) - per_pair * self.pair_number(p)
+            let stride = if split {
+                self.pair_split_stride
+            } else {
+                self.pair_stride
+            };
+            let pairs = i64::from(self.pair_index[key]) - self.pair_number(p) as i64;
+            stride as i64 * pairs
         } else {
             if self.symmetries[king_pair_key(p)] != 1 {
-                return self.encode(q);
+                return None;
             }
             let group = self.group_of(slot);
-            within + group.stride * group.rank(q) - group.stride * group.rank(p)
+            let stride = if split {
+                group.split_stride
+            } else {
+                group.stride
+            };
+            stride as i64 * (group.rank(&q) as i64 - group.rank(p) as i64)
         };
-        within + if q.white_to_move { 0 } else { self.per_side }
+        Some(side + digits)
     }
 
     /// The number of the king pair of `p`, which must be stored as placed.
@@ -489,10 +526,10 @@ impl Layout {
 
     /// [`Layout::encode_split`] of `q`, which is `p` with the unit in
     /// `slot` moved and the other side to move, where `(config, rest)` is
-    /// the split slot of `p` (in stored orientation). Unless a king moved,
-    /// only the moved unit's group changes its rank; when a king moved and
-    /// the kings of `q` need no mirror, only the king pair changes: the
-    /// generator's hot path saves a full encode.
+    /// the split slot of `p` (in stored orientation): a piece's move by
+    /// [`Layout::place_delta`] where it applies, a pawn's by its group's
+    /// digit of the slice number. The generator's hot path saves a full
+    /// encode.
     pub fn encode_split_moved(
         &self,
         (config, rest): (u32, u64),
@@ -500,34 +537,27 @@ impl Layout {
         slot: usize,
         q: &Placement,
     ) -> (u32, u64) {
-        if !self.material.has_pawns() || (slot < 2 && self.symmetries[king_pair_key(q)] != 1) {
+        if !self.material.has_pawns() {
             return self.encode_split(q);
         }
+        if self.piece(slot).role != Role::Pawn {
+            return match self.place_delta(p, slot, q.squares[slot]) {
+                Some(delta) => (config, rest.wrapping_add_signed(delta)),
+                None => self.encode_split(q),
+            };
+        }
+        // A pawn: its group's digit in the slice number changes.
+        let group = self.group_of(slot);
         let mut within = if p.white_to_move {
             rest
         } else {
             rest - self.rest_per_side()
         };
-        let mut config = u64::from(config);
-        if slot < 2 {
-            // Stored as placed: only the king pair's digit changes.
-            let stride = self.pair_split_stride;
-            within = within + stride * self.pair_number(q) - stride * self.pair_number(p);
-            if !q.white_to_move {
-                within += self.rest_per_side();
-            }
-            return (config as u32, within);
-        }
-        let group = self.group_of(slot);
-        let digits = if group.piece.role == Role::Pawn {
-            &mut config
-        } else {
-            &mut within
-        };
-        *digits = *digits + group.split_stride * group.rank(q) - group.split_stride * group.rank(p);
         if !q.white_to_move {
             within += self.rest_per_side();
         }
+        let config = u64::from(config) + group.split_stride * group.rank(q)
+            - group.split_stride * group.rank(p);
         (config as u32, within)
     }
 

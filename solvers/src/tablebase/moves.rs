@@ -42,30 +42,16 @@ fn king_slot(color: Color) -> usize {
     }
 }
 
-/// Whether a unit of `by` other than the one in slot `except` attacks
-/// `target` with `occupied` as the board's occupancy.
-fn attacked(
-    layout: &Layout,
-    squares: &[u8],
-    occupied: Bitboard,
-    by: Color,
-    target: u8,
-    except: Option<usize>,
-) -> bool {
-    let target = bit(target);
-    (0..layout.units()).any(|slot| {
-        let piece = layout.piece(slot);
-        piece.color == by
-            && Some(slot) != except
-            && attacks::attacks(Square::new(u32::from(squares[slot])), piece, occupied)
-                .intersects(target)
-    })
-}
-
 /// Whether the king of `color` stands in check.
 pub fn in_check(layout: &Layout, p: &Placement, color: Color) -> bool {
-    let king = p.squares[king_slot(color)];
-    attacked(layout, &p.squares, layout.occupied(p), !color, king, None)
+    let king = bit(p.squares[king_slot(color)]);
+    let occupied = layout.occupied(p);
+    (0..layout.units()).any(|slot| {
+        let piece = layout.piece(slot);
+        piece.color != color
+            && attacks::attacks(Square::new(u32::from(p.squares[slot])), piece, occupied)
+                .intersects(king)
+    })
 }
 
 /// Calls `visit` with every legal move of the side to move in `p`, which
@@ -145,10 +131,10 @@ fn generate(
             *reach = attacks::attacks(sq, piece, occupied & !bit(our_king));
         }
     }
-    // What the king may not step on, whether it stands in check, and
-    // which of our units are pinned to which line.
+    // What the king may not step on, which units give check, and which of
+    // our units are pinned to which line.
     let mut danger = Bitboard::EMPTY;
-    let mut in_check = false;
+    let mut checkers = Bitboard::EMPTY;
     let mut pins = [(usize::MAX, Bitboard::EMPTY); 3];
     for (slot, &reach) in reach.iter().enumerate().take(units) {
         let piece = layout.piece(slot);
@@ -156,10 +142,10 @@ fn generate(
             continue;
         }
         danger |= reach;
+        let sq = Square::new(u32::from(p.squares[slot]));
         if reach.contains(king_sq) {
-            in_check = true;
+            checkers |= Bitboard::from_square(sq);
         } else if on_line(piece.role, p.squares[slot], our_king) {
-            let sq = Square::new(u32::from(p.squares[slot]));
             let between = attacks::between(sq, king_sq);
             let blockers = between & occupied;
             if blockers.count() == 1 && blockers.intersects(ours) {
@@ -171,25 +157,21 @@ fn generate(
             }
         }
     }
-    // Where a unit's moves may go without exposing its king, when not in
-    // check (a unit is pinned to one line at most).
+    // Where a unit other than the king must go when in check: onto the
+    // one checker or between it and the king; nowhere in double check.
+    let evasions = match checkers.first() {
+        None => Bitboard::FULL,
+        Some(_) if checkers.more_than_one() => Bitboard::EMPTY,
+        Some(checker) => checkers | attacks::between(checker, king_sq),
+    };
+    // Where a unit's moves may go without leaving its king in check (a
+    // unit is pinned to one line at most).
     let allowed = |slot: usize| {
         if slot == king_slot(us) {
             !danger
         } else {
-            pins.iter()
-                .find(|(s, _)| *s == slot)
-                .map_or(Bitboard::FULL, |&(_, line)| line)
-        }
-    };
-    let legal = |slot: usize, from: u8, to: u8, captured: Option<usize>| {
-        if in_check && slot != king_slot(us) {
-            let mut squares = p.squares;
-            squares[slot] = to;
-            let after = (occupied & !bit(from)) | bit(to);
-            !attacked(layout, &squares, after, !us, our_king, captured)
-        } else {
-            allowed(slot).contains(Square::new(u32::from(to)))
+            let pin = pins.iter().find(|(s, _)| *s == slot);
+            evasions & pin.map_or(Bitboard::FULL, |&(_, line)| line)
         }
     };
     let mut counted = 0;
@@ -200,12 +182,9 @@ fn generate(
         }
         let from = p.squares[slot];
         if piece.role != Role::Pawn {
-            let targets = reach & !ours;
-            // In check a piece's move must be tested one by one (the king's
-            // never: `danger` holds for it either way).
-            let bulk = count_quiet && (!in_check || slot == king_slot(us));
-            let each = if bulk {
-                counted += (targets & !occupied & allowed(slot)).count();
+            let targets = reach & !ours & allowed(slot);
+            let each = if count_quiet {
+                counted += (targets & !occupied).count();
                 targets & occupied
             } else {
                 targets
@@ -216,20 +195,13 @@ fn generate(
                 } else {
                     None
                 };
-                if !legal(slot, from, to, captured) {
-                    continue;
-                }
-                if captured.is_none() && count_quiet {
-                    counted += 1;
-                } else {
-                    visit(PlacementMove {
-                        slot,
-                        from,
-                        to,
-                        captured,
-                        promotion: None,
-                    });
-                }
+                visit(PlacementMove {
+                    slot,
+                    from,
+                    to,
+                    captured,
+                    promotion: None,
+                });
             }
             continue;
         }
@@ -247,15 +219,12 @@ fn generate(
                 targets |= bit(two);
             }
         }
-        for to in targets.into_iter().map(u8::from) {
+        for to in (targets & allowed(slot)).into_iter().map(u8::from) {
             let captured = if occupied.contains(bit_square(to)) {
                 slot_at(to)
             } else {
                 None
             };
-            if !legal(slot, from, to, captured) {
-                continue;
-            }
             let promotions: &[Option<Role>] = if to >> 3 == last_rank {
                 &[
                     Some(Role::Queen),
@@ -279,7 +248,7 @@ fn generate(
     }
     Some(Counted {
         quiet: counted,
-        in_check,
+        in_check: checkers.any(),
     })
 }
 

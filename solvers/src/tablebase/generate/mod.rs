@@ -722,6 +722,11 @@ impl<'a> Part<'a> {
             if layout.piece(slot).role == Role::Pawn {
                 return;
             }
+            // Most un-moves change a digit or two of the slot.
+            if let Some(delta) = layout.place_delta(&p, slot, q.squares[slot]) {
+                preds.push(local.wrapping_add_signed(delta as i32));
+                return;
+            }
             match self.target(from, &p, slot, &q) {
                 Target::Part(pred) => preds.push(pred),
                 Target::Finished(_) => unreachable!("a piece's move stays in its part"),
