@@ -80,8 +80,25 @@ pub struct Group {
 impl Group {
     /// The group's rank in `p`, as placed (no symmetry applied).
     fn rank(&self, p: &Placement) -> u64 {
+        self.rank_of(&p.squares[self.first..self.first + self.count])
+    }
+
+    /// [`Group::rank`] with the unit in `slot` of `p` on `to`.
+    fn rank_moved(&self, p: &Placement, slot: usize, to: u8) -> u64 {
+        if self.count == 1 {
+            return u64::from(to - self.domain_offset());
+        }
+        let mut squares = [0u8; MAX_GROUP];
+        for (i, sq) in squares[..self.count].iter_mut().enumerate() {
+            let s = self.first + i;
+            *sq = if s == slot { to } else { p.squares[s] };
+        }
+        self.rank_of(&squares[..self.count])
+    }
+
+    /// The rank of the group's units on `squares`, as placed.
+    fn rank_of(&self, squares: &[u8]) -> u64 {
         let offset = self.domain_offset();
-        let squares = &p.squares[self.first..self.first + self.count];
         if let [sq] = squares {
             return u64::from(sq - offset);
         }
@@ -448,10 +465,14 @@ impl Layout {
             self.per_side
         } as i64;
         let side = if p.white_to_move { per_side } else { -per_side };
-        let mut q = *p;
-        q.squares[slot] = to;
+        // No moved copy of `p`: a byte written into it and the copy read
+        // whole stalls the store buffer on this hot path.
         let digits = if slot < 2 {
-            let key = king_pair_key(&q);
+            let key = if slot == 0 {
+                usize::from(to) * 64 + usize::from(p.squares[1])
+            } else {
+                usize::from(p.squares[0]) * 64 + usize::from(to)
+            };
             if self.symmetries[key] != 1 {
                 return None;
             }
@@ -472,7 +493,7 @@ impl Layout {
             } else {
                 group.stride
             };
-            stride as i64 * (group.rank(&q) as i64 - group.rank(p) as i64)
+            stride as i64 * (group.rank_moved(p, slot, to) as i64 - group.rank(p) as i64)
         };
         Some(side + digits)
     }

@@ -57,7 +57,7 @@ mod state;
 mod subtables;
 mod unmoves;
 pub use subtables::SubTables;
-pub use unmoves::unmoves;
+pub use unmoves::{unmoved, unmoves};
 use unmoves::{may_have_two_names, may_meet_symmetry};
 use {state::*, subtables::{Exits, Lookup}};
 
@@ -718,16 +718,16 @@ impl<'a> Part<'a> {
             .decode_split(from.0, from.1)
             .expect("a resolved slot is valid");
         preds.clear();
-        unmoves(layout, &p, |q, slot, _| {
+        unmoves(layout, &p, |slot, to, _| {
             if layout.piece(slot).role == Role::Pawn {
                 return;
             }
             // Most un-moves change a digit or two of the slot.
-            if let Some(delta) = layout.place_delta(&p, slot, q.squares[slot]) {
+            if let Some(delta) = layout.place_delta(&p, slot, to) {
                 preds.push(local.wrapping_add_signed(delta as i32));
                 return;
             }
-            match self.target(from, &p, slot, &q) {
+            match self.target(from, &p, slot, &unmoved(&p, slot, to)) {
                 Target::Part(pred) => preds.push(pred),
                 Target::Finished(_) => unreachable!("a piece's move stays in its part"),
             }

@@ -45,7 +45,7 @@ use super::super::index::{Layout, Placement};
 use super::super::moves;
 use super::super::Material;
 use super::{
-    may_have_two_names, may_meet_symmetry, played, unmoves, GenerateError, Phase, Progress,
+    may_have_two_names, may_meet_symmetry, played, unmoved, unmoves, GenerateError, Phase, Progress,
 };
 
 /// The value of a position of a smaller material (after a capture or a
@@ -452,7 +452,8 @@ impl State<'_> {
             .decode(u64::from(index))
             .expect("a resolved slot is valid");
         preds.clear();
-        unmoves(layout, &p, |q, slot, skipped| {
+        unmoves(layout, &p, |slot, to, skipped| {
+            let q = unmoved(&p, slot, to);
             preds.push(Predecessor {
                 index: layout.encode_moved(u64::from(index), &p, slot, &q) as u32,
                 ep: skipped.and_then(|sq| self.ep_after_double_step(&p, sq)),

@@ -23,7 +23,8 @@ fn unmoves_invert_quiet_moves() {
             let Some(pos) = layout.position(&p) else {
                 continue;
             };
-            unmoves(&layout, &p, |q, _, _| {
+            unmoves(&layout, &p, |slot, to, _| {
+                let q = unmoved(&p, slot, to);
                 let Some(prev) = layout.position(&q) else {
                     // Only a check on the side that moves next in `p`
                     // makes a predecessor illegal.
@@ -49,7 +50,9 @@ fn unmoves_invert_quiet_moves() {
                 let child = played(&pos, m);
                 let c = layout.placement(child.board(), child.turn(), false);
                 let mut seen = false;
-                unmoves(&layout, &c, |q, _, _| seen |= layout.encode(&q) == index);
+                unmoves(&layout, &c, |slot, to, _| {
+                    seen |= layout.encode(&unmoved(&c, slot, to)) == index
+                });
                 assert!(seen, "{key}: {} -> {m} not un-made", fen(&pos));
             }
             checked += 1;

@@ -5,17 +5,17 @@ use shakmaty::{attacks, Color, Role, Square};
 
 use crate::tablebase::index::{kings_apart, Layout, Placement};
 
-/// Calls `found` with every placement from which a move that captures
-/// nothing and promotes nothing leads to `p`, the slot of the unit that
-/// moved, and for a pawn's double step the square it skipped. Placements are not yet brought into the stored
-/// part of the board. Kings never stand side by side in them, but the side
-/// that moves next in `p` may stand in check: the generator knows those
-/// slots as illegal already, which is cheaper than an attack test here.
-pub fn unmoves(
-    layout: &Layout,
-    p: &Placement,
-    mut found: impl FnMut(Placement, usize, Option<u8>),
-) {
+/// Calls `found` with every un-move of `p`: a move that captures nothing
+/// and promotes nothing leads to `p` from `p` with the unit in the slot
+/// back on the square (see [`unmoved`]), and for a pawn's double step the
+/// square it skipped. Those placements are not yet brought into the
+/// stored part of the board. Kings never stand side by side in them, but
+/// the side that moves next in `p` may stand in check: the generator knows
+/// those slots as illegal already, which is cheaper than an attack test
+/// here. No placement is built here: the generator's fast path needs only
+/// the slot and the square (and writing a byte into a placement copied
+/// whole right after stalls the store buffer).
+pub fn unmoves(layout: &Layout, p: &Placement, mut found: impl FnMut(usize, u8, Option<u8>)) {
     let mover = if p.white_to_move {
         Color::Black
     } else {
@@ -29,11 +29,13 @@ pub fn unmoves(
         }
         let from = p.squares[slot];
         let mut push = |to: u8, double: bool| {
-            let mut q = *p;
-            q.squares[slot] = to;
-            q.white_to_move = !p.white_to_move;
-            if slot > 1 || kings_apart(q.squares[0], q.squares[1]) {
-                found(q, slot, double.then_some((from + to) / 2));
+            let apart = match slot {
+                0 => kings_apart(to, p.squares[1]),
+                1 => kings_apart(p.squares[0], to),
+                _ => true,
+            };
+            if apart {
+                found(slot, to, double.then_some((from + to) / 2));
             }
         };
         if piece.role == Role::Pawn {
@@ -66,6 +68,15 @@ fn on_a1h8(sq: u8) -> bool {
 
 fn on_a8h1(sq: u8) -> bool {
     (sq >> 3) + (sq & 7) == 7
+}
+
+/// `p` with the unit in `slot` on `to` and the other side to move: the
+/// placement an un-move of `p` leads to.
+pub fn unmoved(p: &Placement, slot: usize, to: u8) -> Placement {
+    let mut q = *p;
+    q.squares[slot] = to;
+    q.white_to_move = !p.white_to_move;
+    q
 }
 
 /// Only a placement with both kings on the a1–h8 diagonal has a mirror
