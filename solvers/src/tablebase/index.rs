@@ -135,6 +135,8 @@ pub struct Layout {
     groups: Vec<Group>,
     /// The unit in each slot of a placement.
     pieces: [Piece; MAX_UNITS],
+    /// The group of each slot past the kings.
+    slot_groups: [u8; MAX_UNITS],
     units: usize,
     per_side: u64,
     /// See [`Layout::pawn_configs`].
@@ -350,11 +352,14 @@ impl Layout {
         assert!(2 * rest_per_side < 1 << 32, "places in a slice fit 32 bits");
         let mut pieces = [Color::White.king(); MAX_UNITS];
         pieces[1] = Color::Black.king();
-        for group in &groups {
+        let mut slot_groups = [0; MAX_UNITS];
+        for (number, group) in groups.iter().enumerate() {
             pieces[group.first..group.first + group.count].fill(group.piece);
+            slot_groups[group.first..group.first + group.count].fill(number as u8);
         }
         Layout {
             pieces,
+            slot_groups,
             material,
             pairs,
             pair_index,
@@ -492,8 +497,13 @@ impl Layout {
                 group.split_stride
             } else {
                 group.stride
-            };
-            stride as i64 * (group.rank_moved(p, slot, to) as i64 - group.rank(p) as i64)
+            } as i64;
+            if group.count == 1 {
+                // A unit alone in its group: its square is its rank.
+                stride * (i64::from(to) - i64::from(p.squares[slot]))
+            } else {
+                stride * (group.rank_moved(p, slot, to) as i64 - group.rank(p) as i64)
+            }
         };
         Some(side + digits)
     }
@@ -583,10 +593,8 @@ impl Layout {
     }
 
     fn group_of(&self, slot: usize) -> &Group {
-        self.groups
-            .iter()
-            .find(|g| (g.first..g.first + g.count).contains(&slot))
-            .expect("every slot past the kings is in a group")
+        debug_assert!(slot >= 2, "the kings are in no group");
+        &self.groups[usize::from(self.slot_groups[slot])]
     }
 
     fn rest_per_side(&self) -> u64 {

@@ -119,7 +119,8 @@ const PART_SLOTS: u64 = 1 << 25;
 
 /// Bytes of working memory a generation of this layout needs, besides the
 /// sub-tables held in memory: two bytes of state per slot of the largest
-/// part and the batches the file is assembled in; with pawns also one
+/// part, its marks of work (32 bytes per [`MARK_SLOTS`] slots) and the
+/// batches the file is assembled in; with pawns also one
 /// byte per slot of the finished slices a part reads (at most twice the
 /// part), a range of a sub-table on disk while it answers, and eight bytes per
 /// question to it (one per promotion: at most four per slot of the part's
@@ -127,11 +128,12 @@ const PART_SLOTS: u64 = 1 << 25;
 pub fn memory_bytes(layout: &Layout) -> u64 {
     let slice = layout.rest_size();
     let batches = 4 * slices::BATCH_SLOTS;
+    let marks = |slots: u64| slots.div_ceil(MARK_SLOTS as u64) * 32;
     if !layout.material().has_pawns() {
-        return 2 * slice + batches;
+        return 2 * slice + marks(slice) + batches;
     }
     let part = (2 * slice).max(PART_SLOTS.min(slice * u64::from(layout.pawn_configs())));
-    (2 + 2 + 8 * 2) * part + ANSWER_SLOTS + batches
+    (2 + 2 + 8 * 2) * part + marks(part) + ANSWER_SLOTS + batches
 }
 
 /// Slots the first pass hands a worker at once.
@@ -190,16 +192,9 @@ fn generate_slices(
             finished[config as usize] = Some(store.read(config)?);
         }
         let part = Part::new(layout, subs, &configs, finished);
-        let t0 = std::time::Instant::now();
         part.init(&|done| report(Phase::Init, initialized + done))?;
-        let t1 = std::time::Instant::now();
         initialized += part.words.len() as u64;
         resolved += part.resolve(&|ply, done| report(Phase::Ply(ply), resolved + done))?;
-        eprintln!(
-            "TIME init {:.2} resolve {:.2}",
-            (t1 - t0).as_secs_f64(),
-            t1.elapsed().as_secs_f64()
-        );
         for (i, &config) in configs.iter().enumerate() {
             let words = &part.words[i * part.rest_size..(i + 1) * part.rest_size];
             store.write(config, words.iter().map(|w| output_code(w.load(Relaxed))))?;
@@ -709,6 +704,9 @@ impl<'a> Part<'a> {
     /// The slots of the part from which a move that captures nothing and
     /// promotes nothing leads to `local`, into `preds` (cleared first);
     /// each once when `distinct`, else symmetric positions may come twice.
+    /// With pawns the first pass counts every move (no symmetry can make
+    /// two of them one, see [`may_meet_symmetry`]), so nothing is sorted
+    /// out: a refutation per un-move is a refutation per move.
     /// Slots of illegal positions may be among them. A pawn's un-move
     /// leads to a slice generated later, which values its push then.
     fn predecessors(&self, local: u32, preds: &mut Vec<u32>, distinct: bool) {
@@ -732,7 +730,7 @@ impl<'a> Part<'a> {
                 Target::Finished(_) => unreachable!("a piece's move stays in its part"),
             }
         });
-        if distinct {
+        if distinct && self.pawnless {
             preds.sort_unstable();
             preds.dedup();
         }
