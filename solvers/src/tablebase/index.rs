@@ -462,7 +462,7 @@ impl Layout {
 
     /// [`Layout::place_delta`] in the place in a slice (`split`) or in the
     /// full index, where a pawn may move too.
-    #[inline]
+    #[inline(always)]
     fn delta(&self, p: &Placement, slot: usize, to: u8, split: bool) -> Option<i64> {
         let per_side = if split {
             self.rest_per_side
