@@ -456,7 +456,10 @@ impl Layout {
     /// and the side to move change their digits.
     #[inline]
     pub fn place_delta(&self, p: &Placement, slot: usize, to: u8) -> Option<i64> {
-        debug_assert!(self.piece(slot).role != Role::Pawn, "a pawn changes the slice");
+        debug_assert!(
+            self.piece(slot).role != Role::Pawn,
+            "a pawn changes the slice"
+        );
         self.delta(p, slot, to, true)
     }
 

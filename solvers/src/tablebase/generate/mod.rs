@@ -57,9 +57,12 @@ mod state;
 mod subtables;
 mod unmoves;
 pub use subtables::SubTables;
-pub use unmoves::{unmoved, unmoves};
 use unmoves::{may_have_two_names, may_meet_symmetry};
-use {state::*, subtables::{Exits, Lookup}};
+pub use unmoves::{unmoved, unmoves};
+use {
+    state::*,
+    subtables::{Exits, Lookup},
+};
 
 #[cfg(test)]
 pub(crate) mod reference;
@@ -119,7 +122,7 @@ const PART_SLOTS: u64 = 1 << 25;
 
 /// Bytes of working memory a generation of this layout needs, besides the
 /// sub-tables held in memory: two bytes of state per slot of the largest
-/// part, its marks of work (32 bytes per [`MARK_SLOTS`] slots) and the
+/// part, its marks of work (32 bytes per 256 slots) and the
 /// batches the file is assembled in; with pawns also one
 /// byte per slot of the finished slices a part reads (at most twice the
 /// part), a range of a sub-table on disk while it answers, and eight bytes per

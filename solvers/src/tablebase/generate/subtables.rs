@@ -148,7 +148,10 @@ impl SubTables {
         let (normal, mirrored) = m.normalized();
         let number = self.number(normal);
         let layout = &self.tables[number].layout;
-        Some((number, layout.encode(&layout.placement(board, turn, mirrored))))
+        Some((
+            number,
+            layout.encode(&layout.placement(board, turn, mirrored)),
+        ))
     }
 
     fn number(&self, material: Material) -> usize {

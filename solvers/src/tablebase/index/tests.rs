@@ -126,7 +126,20 @@ fn moved_one_unit(layout: &Layout, p: &Placement) -> Vec<(usize, Placement)> {
 /// index divides by and on numbers up to 2^32 - 1, edges and a spread.
 #[test]
 fn divisor_agrees_with_division() {
-    let sizes = [2, 3, 7, 48, 64, 462, 1128, 1806, 2016, 17296, 41664, (1 << 31) + 11];
+    let sizes = [
+        2,
+        3,
+        7,
+        48,
+        64,
+        462,
+        1128,
+        1806,
+        2016,
+        17296,
+        41664,
+        (1 << 31) + 11,
+    ];
     let mut numbers: Vec<u64> = vec![0, 1, (1 << 32) - 1, (1 << 32) - 2, 1 << 31];
     let mut x: u64 = 0x9e37_79b9;
     for _ in 0..100_000 {
@@ -136,7 +149,11 @@ fn divisor_agrees_with_division() {
     for d in sizes {
         let divisor = Divisor::new(d);
         for k in [1, 2, 1000, (1 << 32) / d] {
-            numbers.extend([k * d - 1, k * d, k * d + 1].iter().filter(|&&n| n < 1 << 32));
+            numbers.extend(
+                [k * d - 1, k * d, k * d + 1]
+                    .iter()
+                    .filter(|&&n| n < 1 << 32),
+            );
         }
         for &n in &numbers {
             assert_eq!(divisor.div_rem(n), (n / d, n % d), "{n} / {d}");
