@@ -105,6 +105,7 @@ fn generate(
     let us = Color::from_white(p.white_to_move);
     let occupied = layout.occupied(p);
     let units = layout.units();
+    // The unit on a square, `None` on an empty one.
     let slot_at = |sq: u8| (0..units).find(|&s| p.squares[s] == sq);
     let mut ours = Bitboard::EMPTY;
     for slot in 0..units {
@@ -190,16 +191,11 @@ fn generate(
                 targets
             };
             for to in each.into_iter().map(u8::from) {
-                let captured = if occupied.contains(bit_square(to)) {
-                    slot_at(to)
-                } else {
-                    None
-                };
                 visit(PlacementMove {
                     slot,
                     from,
                     to,
-                    captured,
+                    captured: slot_at(to),
                     promotion: None,
                 });
             }
@@ -220,11 +216,7 @@ fn generate(
             }
         }
         for to in (targets & allowed(slot)).into_iter().map(u8::from) {
-            let captured = if occupied.contains(bit_square(to)) {
-                slot_at(to)
-            } else {
-                None
-            };
+            let captured = slot_at(to);
             let promotions: &[Option<Role>] = if to >> 3 == last_rank {
                 &[
                     Some(Role::Queen),
@@ -250,10 +242,6 @@ fn generate(
         quiet: counted,
         in_check: checkers.any(),
     })
-}
-
-fn bit_square(sq: u8) -> Square {
-    Square::new(u32::from(sq))
 }
 
 #[cfg(test)]
