@@ -308,7 +308,7 @@ mod tests {
     /// groups of two, and captures that promote.
     #[test]
     fn exits_agree_with_boards() {
-        for key in ["KPvKP", "KRPvKB", "KNvKPP", "KPPvKR", "KQvKR"] {
+        for key in ["KPvKP", "KRPvKB", "KNvKPP", "KRvKPP", "KQvKR"] {
             let material: Material = key.parse().unwrap();
             let layout = Layout::new(material);
             let mut subs = SubTables::new();
