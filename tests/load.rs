@@ -498,8 +498,12 @@ fn an_unwritable_inbox_leaves_its_files_there_says_so_once_and_recovers() {
     spool.start_with(&wrapper);
     let marker = "stays in the inbox and is tried again at each scan";
     wait_for("the claim error", || spool.log().contains(marker));
-    // Several scans, every one failing on every file.
-    std::thread::sleep(Duration::from_secs(3));
+    // Several scans, every one failing on every file. The marker is seen
+    // just after a scan, and scans come every second: half a second more
+    // looks between two scans, not into one, whose failing claim holds a
+    // link in `.processing/` for an instant before taking it back (at
+    // whole seconds CI once caught it there).
+    std::thread::sleep(Duration::from_millis(3500));
     logged_once(&spool, marker, "Permission denied");
     assert_eq!(
         spool.names("inbox").len(),
