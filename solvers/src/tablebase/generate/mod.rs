@@ -316,7 +316,7 @@ struct Part<'a> {
     exits: Exits,
     /// By range of [`MARK_SLOTS`] slots, a bit per ply: whether some slot in it
     /// is resolved at that ply or decided then by its exit. The scan of a
-    /// ply visits only the chunks marked for it, so the long tail of plies
+    /// ply visits only the ranges marked for it, so the long tail of plies
     /// that resolve a few slots each costs little.
     work: Vec<[AtomicU64; 4]>,
     /// The last ply at which an exit decides a slot.
@@ -447,7 +447,7 @@ impl<'a> Part<'a> {
         Ok(())
     }
 
-    /// Marks the chunk of `local` for the scan at `ply`.
+    /// Marks the range of `local` for the scan at `ply`.
     fn mark(&self, local: u32, ply: u16) {
         let bits = &self.work[local as usize / MARK_SLOTS];
         bits[usize::from(ply / 64)].fetch_or(1 << (ply % 64), Relaxed);

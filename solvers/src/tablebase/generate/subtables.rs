@@ -3,13 +3,12 @@
 //! from disk only while a part's questions to them are answered.
 
 use rayon::prelude::*;
-use shakmaty::{ByRole, Color, Role};
+use shakmaty::{Board, ByRole, Color, Role};
 
 use super::super::file::{FileError, TableFile, BLOCK_SLOTS};
 use super::super::index::{Layout, Placement, MAX_UNITS};
 use super::super::moves::PlacementMove;
 use super::super::{Dtm, Material};
-use shakmaty::Board;
 
 /// The sub-tables a table's captures and promotions lead to.
 #[derive(Debug, Default)]
@@ -146,7 +145,7 @@ impl SubTables {
             return None;
         }
         let (normal, mirrored) = m.normalized();
-        let number = self.number(normal);
+        let number = self.number(normal).expect("sub-table present");
         let layout = &self.tables[number].layout;
         Some((
             number,
@@ -154,11 +153,8 @@ impl SubTables {
         ))
     }
 
-    fn number(&self, material: Material) -> usize {
-        self.tables
-            .iter()
-            .position(|t| t.material == material)
-            .expect("sub-table present")
+    fn number(&self, material: Material) -> Option<usize> {
+        self.tables.iter().position(|t| t.material == material)
     }
 
     fn answer(&self, at: Option<(usize, u64)>) -> Lookup {
@@ -238,7 +234,7 @@ impl SubTables {
             *side.get_mut(role) += 1;
         }
         let (normal, mirrored) = material.normalized();
-        let number = self.tables.iter().position(|t| t.material == normal)?;
+        let number = self.number(normal)?;
         let child = &self.tables[number].layout;
         let mut from = [0u8; MAX_UNITS];
         let mut used = [false; MAX_UNITS];
