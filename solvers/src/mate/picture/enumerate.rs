@@ -7,6 +7,7 @@ use super::*;
 /// the zone from a square it may stand on.
 pub(super) fn unit_options(
     t: &Tables,
+    castling: &Castling,
     role: Role,
     from: Square,
     king: Square,
@@ -36,7 +37,9 @@ pub(super) fn unit_options(
             if sq == king || (r == Role::King && sq.distance(king) < 2) {
                 continue;
             }
-            let cost = t.state_dist(Color::White, role, from, r, sq);
+            let cost = castling.least(Color::White, role, from, |s| {
+                t.state_dist(Color::White, role, s, r, sq)
+            });
             if cost > moves {
                 continue;
             }
@@ -57,6 +60,9 @@ pub(super) fn unit_options(
 /// The cheapest Black blocker per kind, computed as asked.
 pub(super) struct BlackBlocks<'a> {
     pub(super) t: &'a Tables,
+    /// The position's castling: a Black rook that may castle has a second
+    /// way to its blocks.
+    pub(super) castling: Castling,
     pub(super) units: [(Role, Square); 16],
     pub(super) n_units: usize,
     pub(super) cost: [u8; MAX_KINDS],
@@ -79,6 +85,7 @@ impl<'a> BlackBlocks<'a> {
         }
         BlackBlocks {
             t,
+            castling: Castling::of(pos),
             units,
             n_units,
             cost: [UNKNOWN; MAX_KINDS],
@@ -94,10 +101,15 @@ impl<'a> BlackBlocks<'a> {
         Square::ALL.map(|f| {
             self.units()
                 .iter()
-                .map(|&(r, sq)| self.t.reach(Color::Black, r, sq, f))
+                .map(|&(r, sq)| self.dist(r, sq, |s| self.t.reach(Color::Black, r, s, f)))
                 .min()
                 .unwrap_or(FAR)
         })
+    }
+
+    /// `dist` from the Black unit `role` on `sq`, castling included.
+    pub(super) fn dist(&self, role: Role, sq: Square, dist: impl Fn(Square) -> u8) -> u8 {
+        self.castling.least(Color::Black, role, sq, dist)
     }
 
     pub(super) fn cost(&mut self, pictures: &Pictures, k: usize) -> u8 {
@@ -105,7 +117,7 @@ impl<'a> BlackBlocks<'a> {
             self.cost[k] = self
                 .units()
                 .iter()
-                .map(|&(r, sq)| pictures.kind_dist(self.t, k, r, sq))
+                .map(|&(r, sq)| self.dist(r, sq, |s| pictures.kind_dist(self.t, k, r, s)))
                 .min()
                 .unwrap_or(FAR);
         }
@@ -326,7 +338,10 @@ impl Enumeration<'_, '_> {
             .into_iter()
             .filter(|&f| {
                 !left_out.clone().any(|&(_, role, from)| {
-                    u32::from(t.attack(Color::White, role, from, f)) <= spare
+                    let attack = self.black.castling.least(Color::White, role, from, |s| {
+                        t.attack(Color::White, role, s, f)
+                    });
+                    u32::from(attack) <= spare
                 })
             })
             .collect()
@@ -398,7 +413,9 @@ impl Enumeration<'_, '_> {
             *row = *self.block_rows.entry(slot).or_insert_with(|| {
                 let mut row = [FAR; 16];
                 for (c, &(role, from)) in row.iter_mut().zip(self.black.units()) {
-                    *c = block_dist(self.black.t, role, from, f, roles, pawns_capture);
+                    *c = self.black.dist(role, from, |s| {
+                        block_dist(self.black.t, role, s, f, roles, pawns_capture)
+                    });
                 }
                 row
             });

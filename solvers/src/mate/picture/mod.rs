@@ -21,10 +21,12 @@ use std::collections::HashMap;
 
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
 
-use super::help_bound::{castling_bonus, empty_attacks, tables, Tables, FAR, NEAR};
+use super::help_bound::{empty_attacks, tables, Tables, FAR, NEAR};
 
+mod castling;
 mod enumerate;
 mod movetest;
+use castling::{Castling, Rows};
 use enumerate::*;
 pub(crate) use movetest::Costs;
 
@@ -73,6 +75,13 @@ fn king_distance(a: Square, b: Square) -> u32 {
         t
     };
     u32::from(TABLE[a.to_usize()][b.to_usize()])
+}
+
+/// Moves for the Black king on `from` to reach `to`, castling included.
+fn black_king_distance(castling: &Castling, from: Square, to: Square) -> u8 {
+    castling.least(Color::Black, Role::King, from, |s| {
+        king_distance(s, to) as u8
+    })
 }
 
 fn kinds_of(kinds: Kinds) -> impl Iterator<Item = usize> {
@@ -236,18 +245,19 @@ fn is_slider(role: Role) -> bool {
     matches!(role, Role::Bishop | Role::Rook | Role::Queen)
 }
 
-/// White's cost of a picture's named units from where they stand now;
-/// `FAR` when a named unit is gone. The first named unit gives the mating
-/// check: it moves last, or it is a slider and the check is discovered. A
-/// knight or pawn already on its checking square must therefore leave and
-/// come back, which a pawn cannot.
-fn white_cost(t: &Tables, units: &Units, p: &Picture) -> u32 {
+/// White's cost of a picture's named units from where they stand now, with
+/// their state `rows` at the node; `FAR` when a named unit is gone. The
+/// first named unit gives the mating check: it moves last, or it is a
+/// slider and the check is discovered. A knight or pawn already on its
+/// checking square must therefore leave and come back, which a pawn
+/// cannot.
+fn white_cost(t: &Tables, rows: &Rows, units: &Units, p: &Picture) -> u32 {
     let mut total = 0u32;
     for (i, n) in p.named[..usize::from(p.n_named)].iter().enumerate() {
-        let Some((color, role, sq)) = units.units[usize::from(n.id)] else {
+        let Some((_, role, sq)) = units.units[usize::from(n.id)] else {
             return u32::from(FAR);
         };
-        let d = named_dist(t, color, role, sq, i, n);
+        let d = named_dist_in(rows.row(t, role, sq), role, i, n);
         if d == FAR {
             return u32::from(FAR);
         }
@@ -256,16 +266,13 @@ fn white_cost(t: &Tables, units: &Units, p: &Picture) -> u32 {
     total
 }
 
-/// Moves for a unit now `role` on `sq` to take its state `n`, named `i`th
-/// in its picture (the first gives the mating check, see [`white_cost`]).
-fn named_dist(t: &Tables, color: Color, role: Role, sq: Square, i: usize, n: &Placed) -> u8 {
-    named_dist_in(t.state_row(color, role, sq), role, i, n)
-}
-
-/// A unit's row of [`Tables::state_row`], and its role.
+/// A unit's row of [`Tables::state_row`] (or of [`Rows::row`]), and its
+/// role.
 type Way<'t> = (&'t [u8], Role);
 
-/// [`named_dist`] from the unit's row of [`Tables::state_row`].
+/// Moves for a unit now `role`, with its `row` of state distances, to
+/// take its state `n`, named `i`th in its picture (the first gives the
+/// mating check, see [`white_cost`]).
 fn named_dist_in(row: &[u8], role: Role, i: usize, n: &Placed) -> u8 {
     let d = row[(n.role as usize - 1) * 64 + n.sq.to_usize()];
     if i == 0 && d == 0 && !is_slider(n.role) {
@@ -287,8 +294,8 @@ impl Pictures {
         let board = pos.board();
         let black_king = board.king_of(Color::Black)?;
         let t = tables();
-        let white_moves = plies.div_ceil(2) + castling_bonus(pos, Color::White);
-        let (black_moves, black_bonus) = (plies / 2, castling_bonus(pos, Color::Black));
+        let castling = Castling::of(pos);
+        let (white_moves, black_moves) = (plies.div_ceil(2), plies / 2);
         let white: Vec<(u8, Role, Square)> = units
             .units
             .iter()
@@ -305,16 +312,18 @@ impl Pictures {
         let mut block_rows = HashMap::new();
         let mut steps = 0;
         for king in Square::ALL {
-            let kd = king.distance(black_king);
-            if kd > u32::from(black_moves + black_bonus / 2) {
+            let kd = black_king_distance(&castling, black_king, king);
+            if kd > black_moves {
                 continue;
             }
-            let spare = black_moves + black_bonus - kd as u8;
+            let spare = black_moves - kd;
             let flights = attacks::king_attacks(king);
             let zone = flights.with(king);
             let options: Vec<Vec<Candidate>> = white
                 .iter()
-                .map(|&(_, role, from)| unit_options(t, role, from, king, zone, white_moves))
+                .map(|&(_, role, from)| {
+                    unit_options(t, &castling, role, from, king, zone, white_moves)
+                })
                 .collect();
             let mut search = Enumeration {
                 king,
@@ -392,21 +401,21 @@ impl Pictures {
         let Some(black_king) = pos.board().king_of(Color::Black) else {
             return;
         };
-        let white_moves = u32::from(left.div_ceil(2) + castling_bonus(pos, Color::White));
-        let black_bonus = u32::from(castling_bonus(pos, Color::Black));
+        let white_moves = u32::from(left.div_ceil(2));
         let black_moves = u32::from(left / 2);
+        let castling = Castling::of(pos);
+        let rows = Rows::new(t, castling);
         let mut blocks = BlackBlocks::new(t, pos);
         let mut keep = |index: u32| {
             let p = &self.all[index as usize];
-            let king = king_distance(p.king, black_king);
-            if king > black_moves + black_bonus / 2 {
+            let king = u32::from(black_king_distance(&castling, black_king, p.king));
+            if king > black_moves {
                 return;
             }
-            let Some(blocks) = blocks.cost_within(self, p.kinds, black_moves + black_bonus - king)
-            else {
+            let Some(blocks) = blocks.cost_within(self, p.kinds, black_moves - king) else {
                 return;
             };
-            let white = white_cost(t, units, p);
+            let white = white_cost(t, &rows, units, p);
             if white <= white_moves {
                 into.push(Costs {
                     index,

@@ -37,10 +37,12 @@ pub(crate) struct MoveTest<'a> {
     pub(super) blockers: Option<Blockers>,
     pub(super) turn: Color,
     /// The side to move may castle: its king's and rooks' moves may
-    /// change the castling bonus.
+    /// lose a way (see [`super::castling`]).
     pub(super) rights: bool,
-    /// The child's budgets, with this node's castling bonus (a child's is
-    /// never larger).
+    /// White's state rows at the node, with its castling ways (a child's
+    /// distances are never shorter).
+    pub(super) rows: Rows,
+    /// The child's budgets.
     pub(super) white_moves: u32,
     pub(super) black_moves: u32,
     pub(super) king_moves: u32,
@@ -100,7 +102,6 @@ impl Pictures {
                 n_black += 1;
             }
         }
-        let black_bonus = u32::from(castling_bonus(pos, Color::Black));
         MoveTest {
             pictures: self,
             units,
@@ -108,9 +109,10 @@ impl Pictures {
             blockers: None,
             turn: pos.turn(),
             rights: pos.castles().has_color(pos.turn()),
-            white_moves: u32::from(child.div_ceil(2) + castling_bonus(pos, Color::White)),
-            black_moves: u32::from(child / 2) + black_bonus,
-            king_moves: u32::from(child / 2) + black_bonus / 2,
+            rows: Rows::new(tables(), Castling::of(pos)),
+            white_moves: u32::from(child.div_ceil(2)),
+            black_moves: u32::from(child / 2),
+            king_moves: u32::from(child / 2),
             black,
             n_black,
             black_on: board.black() & !board.kings(),
@@ -146,10 +148,11 @@ impl MoveTest<'_> {
                 let id = self.units.by_square[from.to_usize()];
                 let bit = 1u32.checked_shl(u32::from(id)).unwrap_or(0);
                 let t = tables();
-                // The unit's ways before and after the move.
+                // The unit's ways before and after the move (a unit that
+                // could castle no longer can).
                 let rows = self.units.units[usize::from(id)].map(|(color, was, _)| {
                     (
-                        (t.state_row(color, was, from), was),
+                        (self.rows.row(t, was, from), was),
                         (t.state_row(color, moved, to), moved),
                     )
                 });
@@ -339,8 +342,10 @@ impl MoveTest<'_> {
         if self.best[k].0 == UNKNOWN {
             let t = tables();
             let (mut best, mut best_sq, mut second) = (FAR, Square::A1, FAR);
+            let castling = self.rows.castling();
             for &(r, sq) in &self.black[..self.n_black] {
-                let d = self.pictures.kind_dist(t, k, r, sq);
+                let d =
+                    castling.least(Color::Black, r, sq, |s| self.pictures.kind_dist(t, k, r, s));
                 if d < best {
                     second = best;
                     (best, best_sq) = (d, sq);
