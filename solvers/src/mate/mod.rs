@@ -31,7 +31,10 @@
 //! is tested against the pictures before it is played, and passes on only
 //! the pictures it may keep. Where a picture holds every White unit but the
 //! king and only one unit checks, its blocks are priced in roles that
-//! cannot parry that check, at every node of the search.
+//! cannot parry that check, at every node of the search. A king or rook
+//! that may castle is priced from its square after castling too (the king
+//! one move dearer, the rook free), and White's last move is one that
+//! puts a picture's last unit in place or uncovers its checker.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -77,6 +77,7 @@ impl Castling {
     }
 
     /// `dist` from a unit's square, least over its ways.
+    #[inline]
     pub(crate) fn least(
         &self,
         color: Color,
@@ -84,10 +85,14 @@ impl Castling {
         sq: Square,
         dist: impl Fn(Square) -> u8,
     ) -> u8 {
+        let plain = dist(sq);
+        if self.n == 0 {
+            return plain;
+        }
         self.ways[..self.n]
             .iter()
             .filter(|w| w.color == color && w.role == role && w.from == sq)
-            .fold(dist(sq), |best, w| {
+            .fold(plain, |best, w| {
                 best.min(dist(w.to).saturating_add(w.extra))
             })
     }

@@ -435,6 +435,67 @@ impl Pictures {
     }
 }
 
+/// The moves White's last move may be, from the pictures alive before it
+/// (see [`Pictures::last_moves`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LastMoves {
+    /// By from-square, the squares a move from there may go to.
+    to: [Bitboard; 64],
+}
+
+impl LastMoves {
+    /// Whether `m` may be White's last move. Castling and en passant are
+    /// let through untold: a castling rook's distance to its square after
+    /// castling is naught (see [`castling`]) though it stands elsewhere,
+    /// and en passant takes a Black unit off a checking line.
+    pub(crate) fn may_be(&self, m: &Move) -> bool {
+        match *m {
+            Move::Normal { from, to, .. } => self.to[from.to_usize()].contains(to),
+            _ => true,
+        }
+    }
+}
+
+impl Pictures {
+    /// The moves White's last move may be, given the pictures `alive` at
+    /// its node. The mate it gives contains an alive picture, whose named
+    /// units stand in their states after the move. White's cost is the
+    /// sum of their distances, each 0 exactly in place, so one move from
+    /// the end at most one named unit is out of place:
+    ///
+    /// - one out of place makes the move: onto its state's square;
+    /// - none out of place: the checker (a slider, or its cost would be
+    ///   two) checks after the move but not before it (Black's last move
+    ///   left no check), so the move takes a White unit off the line
+    ///   between the checker and the king's square: any move from there.
+    pub(crate) fn last_moves(&self, units: &Units, alive: &[Costs]) -> LastMoves {
+        let mut last = LastMoves {
+            to: [Bitboard::EMPTY; 64],
+        };
+        for c in alive {
+            let p = &self.all[c.index as usize];
+            let at = |n: &&Placed| units.units[usize::from(n.id)].map(|u| (u.1, u.2));
+            let mut out = p.named[..usize::from(p.n_named)]
+                .iter()
+                .filter(|n| at(n) != Some((n.role, n.sq)));
+            match (out.next(), out.next()) {
+                (None, _) => {
+                    for from in attacks::between(p.named[0].sq, p.king) {
+                        last.to[from.to_usize()] = Bitboard::FULL;
+                    }
+                }
+                (Some(n), None) => {
+                    if let Some((_, from)) = at(&n) {
+                        last.to[from.to_usize()].add(n.sq);
+                    }
+                }
+                (Some(_), Some(_)) => {}
+            }
+        }
+        last
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::help_bound::may_mate;
