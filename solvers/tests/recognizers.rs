@@ -200,8 +200,8 @@ fn five_unit_recognizers_on_a_sample() {
         (&with_tables, "krpkr", "KRvKRP", 123_065),
         (&hand_only, "krpkr", "KRPvKR", 24_167),
         (&hand_only, "krpkr", "KRvKRP", 28_978),
-        (&hand_only, "kbnkn", "KBNvKN", 1_162_717),
-        (&hand_only, "kbnkn", "KNvKBN", 1_130_053),
+        (&hand_only, "kbnkn", "KBNvKN", 2_698_406),
+        (&hand_only, "kbnkn", "KNvKBN", 2_662_371),
     ] {
         let material: Material = key.parse().unwrap();
         let table = tables.load(&material).unwrap();

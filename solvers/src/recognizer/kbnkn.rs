@@ -1,17 +1,20 @@
 //! KBNKN draws, checked against cookd's KBNvKN table on every position in
-//! both colour orientations (`cookd tb verify kbnkn`: 0 incorrect, 20.0 %
-//! of the draws spotted).
+//! both colour orientations (`cookd tb verify kbnkn`: 0 incorrect).
 //!
-//! Two rules. First, the side with the lone knight, to move, can take the
-//! bishop or the knight into a minor-piece ending that the (verified)
-//! minor-piece rules call a draw. Second, the knight side is [`safe`]: not
-//! in check; its knight unattacked, with three squares to go to that no
-//! strong unit attacks (two will do with its king at most two steps off),
-//! and near its king (at most three steps, or nearer than the strong
-//! king); its king off the edge, or on it with the strong king five steps
-//! away or more, but not next to the edge in opposition with its knight
-//! three steps off (the table's longest losses); and the strong king not
-//! boxed on the edge by its own minor piece (where a lone knight mates).
+//! The position's bucket is one the table has no win in
+//! ([`super::kbnkn_buckets`]: a rule mined from the table, 40 % of its
+//! draws). Then two hand rules (20.0 % of the draws on their own; the
+//! three together are in the README). First, the side with the lone
+//! knight, to move, can take the bishop or the knight into a minor-piece
+//! ending that the (verified) minor-piece rules call a draw. Second, the
+//! knight side is [`safe`]: not in check; its knight unattacked, with
+//! three squares to go to that no strong unit attacks (two will do with
+//! its king at most two steps off), and near its king (at most three
+//! steps, or nearer than the strong king); its king off the edge, or on it
+//! with the strong king five steps away or more, but not next to the edge
+//! in opposition with its knight three steps off (the table's longest
+//! losses); and the strong king not boxed on the edge by its own minor
+//! piece (where a lone knight mates).
 //! Those conditions came from the table (a histogram of these features
 //! over every position, with each feature's draws and losses): knights
 //! far from their king get trapped over many moves, kings on the edge get
@@ -32,7 +35,9 @@ use crate::tablebase::Wdl;
 const LOOK_AHEAD: u32 = 2;
 
 pub(super) fn recognize(pos: &Chess, strong: Color) -> Option<Wdl> {
-    let draw = if pos.turn() == strong {
+    let draw = if super::kbnkn_buckets::drawn(pos, strong) {
+        true
+    } else if pos.turn() == strong {
         every_move_holds(pos, strong, LOOK_AHEAD)
     } else {
         takes_into_minors(pos) || holds_within(pos, strong, LOOK_AHEAD)

@@ -21,6 +21,7 @@ use crate::tablebase::{Material, Wdl};
 mod dead;
 mod kbkp;
 mod kbnkn;
+pub mod kbnkn_buckets;
 mod kbpk;
 mod knnk;
 pub mod kpk;

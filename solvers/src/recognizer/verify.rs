@@ -107,19 +107,17 @@ pub fn verify(
     oracle: &(dyn WdlOracle + Sync),
     sample: Sample,
 ) -> Result<Stats, VerifyError> {
-    let units = units(material);
     let step = match sample {
         Sample::All => 1,
         Sample::EveryNth(n) => n.max(1),
     };
-    (0..64 * 64u32)
+    (0..CHUNKS)
         .into_par_iter()
         .filter(|chunk| *chunk as usize % step == 0)
         .map(|chunk| {
             let mut stats = Stats::default();
             let mut failure = None;
-            let prefix = [Square::new(chunk / 64), Square::new(chunk % 64)];
-            enumerate_from(&units, &prefix, &mut |pos| {
+            enumerate_chunk(material, chunk, &mut |pos| {
                 if failure.is_some() {
                     return;
                 }
@@ -143,15 +141,24 @@ pub fn verify(
 /// on the same deterministic sample [`verify`] takes: rules mined from a
 /// table start on a sample.
 pub fn enumerate(material: &Material, sample: Sample, visit: &mut dyn FnMut(&Chess)) {
-    let units = units(material);
     let step = match sample {
         Sample::All => 1,
         Sample::EveryNth(n) => n.max(1),
     };
-    for chunk in (0..64 * 64u32).filter(|chunk| *chunk as usize % step == 0) {
-        let prefix = [Square::new(chunk / 64), Square::new(chunk % 64)];
-        enumerate_from(&units, &prefix, visit);
+    for chunk in (0..CHUNKS).filter(|chunk| *chunk as usize % step == 0) {
+        enumerate_chunk(material, chunk, visit);
     }
+}
+
+/// Parts [`enumerate_chunk`] splits a material's positions into.
+pub const CHUNKS: u32 = 64 * 64;
+
+/// Calls `visit` on the positions of `material` whose first two units
+/// stand on the squares `chunk` (below [`CHUNKS`]) names: part of
+/// [`enumerate`], for running its parts in parallel.
+pub fn enumerate_chunk(material: &Material, chunk: u32, visit: &mut dyn FnMut(&Chess)) {
+    let prefix = [Square::new(chunk / 64), Square::new(chunk % 64)];
+    enumerate_from(&units(material), &prefix, visit);
 }
 
 /// The units of a material, White's then Black's, kings first, identical
