@@ -3,7 +3,12 @@
 //! binary's start and every stage included), against the reference
 //! solver's figure for the same problem on this machine.
 //!
-//! `cargo bench -p cookd --bench oneshot [-- help|all] [--only ID,ID..]`
+//! `cargo bench -p cookd --bench oneshot [-- help|all] [--only ID,ID..]
+//! [--threads N]`
+//!
+//! The solver pool has one thread unless `--threads` says otherwise (the
+//! reference's figures are single-threaded; the default configuration's
+//! `threads: auto` would give every core of the machine).
 //!
 //! `help` (the default): every helpmate of the mate corpus with the
 //! reference's intelligent-mode time (`ref_intelligent_cpu_s`); the bar is
@@ -27,7 +32,15 @@ fn main() {
     } else {
         "ref_intelligent_cpu_s"
     };
+    let threads: usize = args
+        .iter()
+        .position(|a| a == "--threads")
+        .and_then(|i| args.get(i + 1))
+        .map_or(1, |s| s.parse().expect("--threads N"));
     let dir = tempfile::tempdir().expect("temporary folder");
+    let config = dir.path().join("pipeline.yaml");
+    std::fs::write(&config, format!("threads: {threads}\n")).expect("configuration");
+    println!("{threads} solver thread(s)");
     println!(
         "{:<20} {:<7} {:>8} {:>8} {:>8} {:>7}  verdict",
         "id", "stip", "user s", "sys s", "ref s", "ratio"
@@ -46,6 +59,8 @@ fn main() {
         let before = children_cpu();
         let out = Command::new(env!("CARGO_BIN_EXE_cookd"))
             .arg("solve")
+            .arg("--config")
+            .arg(&config)
             .arg(&file)
             .stderr(Stdio::null())
             .output()

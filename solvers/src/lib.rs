@@ -18,6 +18,7 @@
 
 pub mod checking;
 pub mod engine;
+mod fxhash;
 pub mod legality;
 pub mod mate;
 pub mod oracle;

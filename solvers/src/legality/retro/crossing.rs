@@ -13,7 +13,7 @@
 //! and at least as many promotions as the promoted pieces on the board
 //! need. When no choice fits, no game reaches the diagram.
 
-use std::collections::HashMap;
+use crate::fxhash::{FxHashMap, FxHashSet};
 
 use shakmaty::{Color, Setup};
 
@@ -32,10 +32,10 @@ const MAX_ACCOUNTED: usize = 200;
 
 /// Assignments grouped by (used files, ranks on own files): the captures
 /// landing per file and the cost of each.
-type Grouped = HashMap<(u8, [Option<u8>; 8]), Vec<([u8; 8], u32)>>;
+type Grouped = FxHashMap<(u8, [Option<u8>; 8]), Vec<([u8; 8], u32)>>;
 
 fn by_files(all: Assignments) -> Grouped {
-    let mut out = Grouped::new();
+    let mut out = Grouped::default();
     for ((used, own, landed), cost) in all {
         out.entry((used, own)).or_default().push((landed, cost));
     }
@@ -46,10 +46,10 @@ fn by_files(all: Assignments) -> Grouped {
 /// (used files, the rank of a pawn standing on its own start file per
 /// file, the captures surely landing on each file) with the fewest
 /// captures.
-type Assignments = HashMap<(u8, [Option<u8>; 8], [u8; 8]), u32>;
+type Assignments = FxHashMap<(u8, [Option<u8>; 8], [u8; 8]), u32>;
 
 fn assignments(info: &PawnInfo, limit: usize) -> Option<Assignments> {
-    let mut out = Assignments::new();
+    let mut out = Assignments::default();
     let mut own = [None; 8];
     let mut landed = [0u8; 8];
     walk(info, 0, 0, 0, &mut own, &mut landed, &mut out, limit)?;
@@ -304,7 +304,7 @@ fn fits(white: &Side, black: &Side, room: [u32; 2], promotions: [u32; 2], lost: 
         pawns_lost: [0; 2],
         load: [0; 2],
     }];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = FxHashSet::default();
     for file in 0..8 {
         let wo = options(white.used, white.own, file);
         let bo = options(black.used, black.own, file);

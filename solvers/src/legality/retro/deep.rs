@@ -10,7 +10,7 @@
 //! initial array (or a position with an en-passant square, whose last move
 //! is fixed) is met, nothing is said.
 
-use std::collections::{HashMap, HashSet};
+use crate::fxhash::{FxHashMap, FxHashSet};
 
 use shakmaty::{Color, Setup};
 
@@ -40,10 +40,10 @@ pub const MAX_PLIES: usize = 10;
 pub const MAX_WORK: usize = 200_000;
 
 struct Search {
-    dead: HashSet<Setup>,
+    dead: FxHashSet<Setup>,
     /// Positions not proven dead with this many plies left.
-    failed: HashMap<Setup, usize>,
-    possible: HashMap<Setup, bool>,
+    failed: FxHashMap<Setup, usize>,
+    possible: FxHashMap<Setup, bool>,
     work: usize,
 }
 
@@ -109,9 +109,9 @@ pub fn check_with(setup: &Setup, max_plies: usize, max_work: usize) -> Option<us
         return None;
     }
     let mut search = Search {
-        dead: HashSet::new(),
-        failed: HashMap::new(),
-        possible: HashMap::new(),
+        dead: FxHashSet::default(),
+        failed: FxHashMap::default(),
+        possible: FxHashMap::default(),
         work: max_work,
     };
     for plies in 1..=max_plies {
