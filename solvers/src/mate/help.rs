@@ -213,13 +213,13 @@ impl Solver {
             }
             return false;
         }
-        // White's mating move must give check; few moves can stalemate.
         // White's mating move takes a named unit of an alive picture onto
         // its square, or a unit off its checker's line.
         let last = match (left, &pictures) {
             (1, Some((pictures, units))) => Some(pictures.last_moves(units, alive)),
             _ => None,
         };
+        // White's mating move must give check; few moves can stalemate.
         let mut moves = MoveList::new();
         candidate_moves(pos, (left == 1).then_some(self.goal), &mut moves);
         if let Some(last) = last {
