@@ -22,6 +22,7 @@
 use shakmaty::attacks::{between, bishop_attacks, king_attacks, pawn_attacks, ray};
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role, Square};
 
+use super::single;
 use crate::tablebase::Wdl;
 
 /// Bishop-side moves looked ahead past the static rules. One reaches
@@ -176,12 +177,4 @@ fn path(pawn: Square, color: Color) -> Bitboard {
         ));
     }
     path
-}
-
-fn single(bb: Bitboard) -> Option<Square> {
-    if bb.count() == 1 {
-        bb.first()
-    } else {
-        None
-    }
 }

@@ -26,9 +26,9 @@
 //! leave the knight side safe (a capture never does).
 
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks};
-use shakmaty::{Bitboard, Chess, Color, Position, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, Position, Role};
 
-use super::minors;
+use super::{edge_distance, minors, single};
 use crate::tablebase::Wdl;
 
 /// Plies of look-ahead past the static rule (see the module docs).
@@ -122,21 +122,6 @@ fn safe(pos: &Chess, strong: Color) -> bool {
             && strong_king.distance(weak_king) == 2
             && weak_king.distance(weak_knight) == 3)
         && !(edge_distance(strong_king) == 0 && king_attacks(strong_king).intersects(minors))
-}
-
-/// Steps from `sq` to the nearest edge of the board.
-fn edge_distance(sq: Square) -> u32 {
-    let file = sq.file().to_u32();
-    let rank = sq.rank().to_u32();
-    file.min(7 - file).min(rank).min(7 - rank)
-}
-
-fn single(bb: Bitboard) -> Option<Square> {
-    if bb.count() == 1 {
-        bb.first()
-    } else {
-        None
-    }
 }
 
 #[cfg(test)]

@@ -27,27 +27,22 @@ use std::sync::OnceLock;
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks};
 use shakmaty::{Bitboard, Chess, Color, Position, Role, Square};
 
+use super::{edge_distance, single};
+
 /// Each feature's number of values, in key order.
 const RADIX: [u64; 18] = [2, 2, 3, 2, 6, 6, 6, 6, 6, 4, 4, 4, 2, 2, 2, 2, 5, 2];
 
 const MAGIC: &[u8; 4] = b"CKBN";
 
-/// Steps from `sq` to the nearest edge of the board.
-fn edge(sq: Square) -> u64 {
-    let (file, rank) = (sq.file().to_u32(), sq.rank().to_u32());
-    u64::from(file.min(7 - file).min(rank).min(7 - rank))
-}
-
 /// The bucket of a KBNKN position with `strong` holding bishop and
 /// knight; `None` with other material.
 pub fn key(pos: &Chess, strong: Color) -> Option<u32> {
     let b = pos.board();
-    let one = |bb: Bitboard| (bb.count() == 1).then(|| bb.first()).flatten();
     let sk = b.king_of(strong)?;
     let wk = b.king_of(!strong)?;
-    let bi = one(b.by_piece(Role::Bishop.of(strong)))?;
-    let kn = one(b.by_piece(Role::Knight.of(strong)))?;
-    let wn = one(b.by_piece(Role::Knight.of(!strong)))?;
+    let bi = single(b.by_piece(Role::Bishop.of(strong)))?;
+    let kn = single(b.by_piece(Role::Knight.of(strong)))?;
+    let wn = single(b.by_piece(Role::Knight.of(!strong)))?;
     if b.occupied().count() != 5 {
         return None;
     }
@@ -80,9 +75,9 @@ pub fn key(pos: &Chess, strong: Color) -> Option<u32> {
         u64::from(wk.distance(wn).min(5)),
         u64::from(sk.distance(wn).min(5)),
         u64::from(sk.distance(wk).min(5)),
-        edge(wk),
-        edge(wn),
-        edge(sk),
+        u64::from(edge_distance(wk)),
+        u64::from(edge_distance(wn)),
+        u64::from(edge_distance(sk)),
         u64::from((knight_attacks(kn) & knight_attacks(wk) & knight_attacks(wn) & !own).any()),
         u64::from(
             (bishop_attacks(bi, occ)

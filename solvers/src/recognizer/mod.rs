@@ -154,6 +154,22 @@ impl Default for Registry {
     }
 }
 
+/// The square of the one unit on `bb`; `None` with none or several.
+fn single(bb: shakmaty::Bitboard) -> Option<Square> {
+    if bb.count() == 1 {
+        bb.first()
+    } else {
+        None
+    }
+}
+
+/// Steps from `sq` to the nearest edge of the board.
+fn edge_distance(sq: Square) -> u32 {
+    let file = sq.file().to_u32();
+    let rank = sq.rank().to_u32();
+    file.min(7 - file).min(rank).min(7 - rank)
+}
+
 fn keys(list: &[&str]) -> Vec<Material> {
     list.iter()
         .map(|key| key.parse().expect("recognizer material keys are valid"))
