@@ -57,7 +57,7 @@ mod state;
 mod subtables;
 mod unmoves;
 pub use subtables::SubTables;
-use unmoves::{may_have_two_names, may_meet_symmetry};
+use unmoves::{may_have_two_names, may_meet_symmetry, piece_unmoves};
 pub use unmoves::{unmoved, unmoves};
 use {
     state::*,
@@ -719,20 +719,35 @@ impl<'a> Part<'a> {
             .decode_split(from.0, from.1)
             .expect("a resolved slot is valid");
         preds.clear();
-        unmoves(layout, &p, |slot, to, _| {
-            if layout.piece(slot).role == Role::Pawn {
-                return;
+        let mover = Color::from_white(!p.white_to_move);
+        let occupied = layout.occupied(&p);
+        for slot in 0..layout.units() {
+            let piece = layout.piece(slot);
+            if piece.color != mover || piece.role == Role::Pawn {
+                continue;
             }
-            // Most un-moves change a digit or two of the slot.
-            if let Some(delta) = layout.place_delta(&p, slot, to) {
-                preds.push(local.wrapping_add_signed(delta as i32));
-                return;
+            let squares = piece_unmoves(&p, slot, piece, occupied);
+            if let Some((offset, stride)) = layout.place_line(&p, slot) {
+                let base = i64::from(local) + offset;
+                preds.extend(
+                    squares
+                        .into_iter()
+                        .map(|to| (base + stride * i64::from(u8::from(to))) as u32),
+                );
+                continue;
             }
-            match self.target(from, &p, slot, &unmoved(&p, slot, to)) {
-                Target::Part(pred) => preds.push(pred),
-                Target::Finished(_) => unreachable!("a piece's move stays in its part"),
+            for to in squares.into_iter().map(u8::from) {
+                // Most un-moves change a digit or two of the slot.
+                if let Some(delta) = layout.place_delta(&p, slot, to) {
+                    preds.push(local.wrapping_add_signed(delta as i32));
+                    continue;
+                }
+                match self.target(from, &p, slot, &unmoved(&p, slot, to)) {
+                    Target::Part(pred) => preds.push(pred),
+                    Target::Finished(_) => unreachable!("a piece's move stays in its part"),
+                }
             }
-        });
+        }
         if distinct && self.pawnless {
             preds.sort_unstable();
             preds.dedup();

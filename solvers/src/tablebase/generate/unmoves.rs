@@ -1,9 +1,9 @@
 //! Un-moves (the predecessors of a placement) and the symmetries that can
 //! give one position two slots or two moves one child.
 
-use shakmaty::{attacks, Color, Role, Square};
+use shakmaty::{attacks, Bitboard, Color, Piece, Role, Square};
 
-use crate::tablebase::index::{kings_apart, Layout, Placement};
+use crate::tablebase::index::{Layout, Placement};
 
 /// Calls `found` with every un-move of `p`: a move that captures nothing
 /// and promotes nothing leads to `p` from `p` with the unit in the slot
@@ -28,37 +28,43 @@ pub fn unmoves(layout: &Layout, p: &Placement, mut found: impl FnMut(usize, u8, 
             continue;
         }
         let from = p.squares[slot];
-        let mut push = |to: u8, double: bool| {
-            let apart = match slot {
-                0 => kings_apart(to, p.squares[1]),
-                1 => kings_apart(p.squares[0], to),
-                _ => true,
-            };
-            if apart {
-                found(slot, to, double.then_some((from + to) / 2));
-            }
-        };
         if piece.role == Role::Pawn {
             let back: i16 = if mover == Color::White { -8 } else { 8 };
             let one = (i16::from(from) + back) as u8;
             let home_rank = if mover == Color::White { 1 } else { 6 };
             let double_rank = if mover == Color::White { 3 } else { 4 };
             if (8..56).contains(&one) && !occupied.contains(Square::new(u32::from(one))) {
-                push(one, false);
+                found(slot, one, None);
                 let two = (i16::from(one) + back) as u8;
                 if from >> 3 == double_rank
                     && two >> 3 == home_rank
                     && !occupied.contains(Square::new(u32::from(two)))
                 {
-                    push(two, true);
+                    found(slot, two, Some(one));
                 }
             }
         } else {
-            let sq = Square::new(u32::from(from));
-            for to in attacks::attacks(sq, piece, occupied) & !occupied {
-                push(u8::from(to), false);
+            for to in piece_unmoves(p, slot, piece, occupied) {
+                found(slot, u8::from(to), None);
             }
         }
+    }
+}
+
+/// The squares the piece (not a pawn) in `slot` of `p` may have come
+/// from by a move that took nothing: the empty squares it reaches, kings
+/// never next to each other.
+pub(super) fn piece_unmoves(
+    p: &Placement,
+    slot: usize,
+    piece: Piece,
+    occupied: Bitboard,
+) -> Bitboard {
+    let from = Square::new(u32::from(p.squares[slot]));
+    let reach = attacks::attacks(from, piece, occupied) & !occupied;
+    match slot {
+        0 | 1 => reach & !attacks::king_attacks(Square::new(u32::from(p.squares[1 - slot]))),
+        _ => reach,
     }
 }
 

@@ -28,6 +28,7 @@ fn split_slots_join_to_the_full_index() {
             layout.size(),
             "{key}"
         );
+        let mut lines = 0;
         for index in (0..layout.size()).step_by(7) {
             let Some(p) = layout.decode(index) else {
                 continue;
@@ -51,8 +52,24 @@ fn split_slots_join_to_the_full_index() {
                     layout.encode_split(&q),
                     "{key} {index} slot {slot}"
                 );
+                // The line of a lone piece's moves gives the same place.
+                if let Some((offset, stride)) = layout.place_line(&p, slot) {
+                    let to = i64::from(q.squares[slot]);
+                    let (_, moved) = layout.encode_split(&q);
+                    assert_eq!(
+                        rest as i64 + offset + stride * to,
+                        moved as i64,
+                        "{key} {index}"
+                    );
+                    lines += 1;
+                }
             }
         }
+        let lone = layout
+            .groups()
+            .iter()
+            .any(|g| g.count == 1 && g.piece.role != Role::Pawn);
+        assert_eq!(lines > 0, lone, "{key}: {lines} lines");
     }
 }
 
