@@ -111,6 +111,15 @@ impl Group {
             .sum()
     }
 
+    /// Puts the group's units on the squares of its rank `rank`.
+    #[inline]
+    fn place(&self, rank: usize, squares: &mut [u8; MAX_UNITS]) {
+        let offset = self.domain_offset();
+        for (i, &s) in self.unrank[rank][..self.count].iter().enumerate() {
+            squares[self.first + i] = s + offset;
+        }
+    }
+
     fn domain_offset(&self) -> u8 {
         if self.piece.role == Role::Pawn {
             8
@@ -404,12 +413,8 @@ impl Layout {
         let mut rest = index % self.per_side;
         let mut squares = [0u8; MAX_UNITS];
         for group in self.groups.iter().rev() {
-            let r = (rest % group.size) as usize;
+            group.place((rest % group.size) as usize, &mut squares);
             rest /= group.size;
-            let offset = group.domain_offset();
-            for (i, &s) in group.unrank[r][..group.count].iter().enumerate() {
-                squares[group.first + i] = s + offset;
-            }
         }
         self.with_kings(squares, rest, white_to_move)
     }

@@ -391,9 +391,24 @@ impl<'a> Part<'a> {
             .map(|c| {
                 let mut asked = vec![Vec::new(); self.subs.count()];
                 let mut children = Vec::new();
-                for local in c * CHUNK..((c + 1) * CHUNK).min(size) {
-                    let word = self.first_word(local as u32, &mut children, &mut asked);
-                    self.words[local].store(word, Relaxed);
+                let (mut local, end) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
+                while local < end {
+                    // A run of slots within one slice, decoded in turn.
+                    let (config, start) = self.split(local as u32);
+                    let run = (end - local).min(self.rest_size - start as usize);
+                    let first = local - start as usize;
+                    self.layout.decode_run(config, start, run, |rest, p| {
+                        let local = first + rest as usize;
+                        let word = self.first_word(
+                            local as u32,
+                            (config, rest),
+                            p,
+                            &mut children,
+                            &mut asked,
+                        );
+                        self.words[local].store(word, Relaxed);
+                    });
+                    local += run;
                 }
                 let d = done.fetch_add(CHUNK as u64, Relaxed) + CHUNK as u64;
                 if c % 64 == 0 {
@@ -476,17 +491,18 @@ impl<'a> Part<'a> {
         });
     }
 
-    /// The first pass for one slot: its word, and the questions to
-    /// sub-tables on disk in `asked`.
+    /// The first pass for one slot, `from` split and `placement` decoded:
+    /// its word, and the questions to sub-tables on disk in `asked`.
     fn first_word(
         &self,
         local: u32,
+        from: (u32, u64),
+        placement: Option<Placement>,
         children: &mut Vec<u32>,
         asked: &mut [Vec<(u32, u32)>],
     ) -> Word {
         let layout = self.layout;
-        let from = self.split(local);
-        let Some(p) = layout.decode_split(from.0, from.1) else {
+        let Some(p) = placement else {
             return INVALID;
         };
         if self.pawnless && may_have_two_names(layout, &p) && layout.encode(&p) != u64::from(local)

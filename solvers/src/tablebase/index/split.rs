@@ -106,14 +106,74 @@ impl Layout {
                 &mut rest
             };
             let (q, r) = group.divisor.div_rem(*digits);
-            let r = r as usize;
             *digits = q;
-            let offset = group.domain_offset();
-            for (i, &s) in group.unrank[r][..group.count].iter().enumerate() {
-                squares[group.first + i] = s + offset;
-            }
+            group.place(r as usize, &mut squares);
         }
         self.with_kings(squares, rest, white_to_move)
+    }
+
+    /// [`Layout::decode_split`] of places `start`, `start + 1`, … of slice
+    /// `config`, `count` of them, each passed to `visit` in turn with its
+    /// place: the
+    /// places are counted up digit by digit like an odometer, so that a
+    /// run costs an addition per place instead of a division per group
+    /// (the generator's first pass decodes every slot of a table).
+    pub fn decode_run(
+        &self,
+        config: u32,
+        start: u64,
+        count: usize,
+        mut visit: impl FnMut(u64, Option<Placement>),
+    ) {
+        let per_side = self.rest_per_side();
+        let mut white_to_move = start < per_side;
+        let mut rest = if white_to_move {
+            start
+        } else {
+            start - per_side
+        };
+        let mut config = u64::from(config);
+        let mut squares = [0u8; MAX_UNITS];
+        let mut digits = [0usize; MAX_UNITS];
+        for (g, group) in self.groups.iter().enumerate().rev() {
+            let number = if group.piece.role == Role::Pawn {
+                &mut config
+            } else {
+                &mut rest
+            };
+            let (q, r) = group.divisor.div_rem(*number);
+            *number = q;
+            digits[g] = r as usize;
+            group.place(r as usize, &mut squares);
+        }
+        let mut pair = rest;
+        for place in start..start + count as u64 {
+            visit(place, self.with_kings(squares, pair, white_to_move));
+            // The next place: the last group's digit up by one, carried
+            // into the groups before it (pawn groups are the slice's and
+            // stay), then the king pair and the side to move.
+            let carried = self
+                .groups
+                .iter()
+                .enumerate()
+                .rev()
+                .filter(|(_, group)| group.piece.role != Role::Pawn)
+                .all(|(g, group)| {
+                    digits[g] += 1;
+                    if digits[g] as u64 == group.size {
+                        digits[g] = 0;
+                    }
+                    group.place(digits[g], &mut squares);
+                    digits[g] == 0
+                });
+            if carried {
+                pair += 1;
+                if pair == self.king_pairs() as u64 {
+                    pair = 0;
+                    white_to_move = false;
+                }
+            }
+        }
     }
 
     /// The full index of place `rest` of slice `config`.

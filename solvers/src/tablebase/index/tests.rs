@@ -177,3 +177,25 @@ fn divisor_agrees_with_division() {
         }
     }
 }
+
+/// A run decoded digit by digit gives every place's [`Layout::decode_split`],
+/// across the carries into the king pair and the side to move.
+#[test]
+fn decode_run_agrees_with_decode_split() {
+    for key in ["KPvK", "KRvKP", "KQQvK", "KBNvKP", "KPPvK"] {
+        let layout = Layout::new(key.parse().unwrap());
+        let rest_size = layout.rest_size();
+        let config = layout.pawn_configs() / 2;
+        // From the start, across the side to move, and to the end.
+        for start in [0, rest_size / 2 - 700, rest_size - 1500] {
+            let count = 1500.min(rest_size - start) as usize;
+            let mut seen = 0;
+            layout.decode_run(config, start, count, |rest, p| {
+                assert_eq!(rest, start + seen, "{key}");
+                assert_eq!(p, layout.decode_split(config, rest), "{key} {rest}");
+                seen += 1;
+            });
+            assert_eq!(seen as usize, count, "{key}");
+        }
+    }
+}
