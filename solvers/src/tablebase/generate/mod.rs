@@ -314,6 +314,9 @@ struct Part<'a> {
     pawnless: bool,
     words: Vec<AtomicU16>,
     exits: Exits,
+    /// By sub-table number, the first of its buckets of questions, one per
+    /// range of [`ANSWER_SLOTS`] (and the number of buckets at the end).
+    buckets: Vec<usize>,
     /// By range of [`MARK_SLOTS`] slots, a bit per ply: whether some slot in it
     /// is resolved at that ply or decided then by its exit. The scan of a
     /// ply visits only the ranges marked for it, so the long tail of plies
@@ -348,6 +351,12 @@ impl<'a> Part<'a> {
             pawnless: !layout.material().has_pawns(),
             words: (0..slots).map(|_| AtomicU16::new(0)).collect(),
             exits: subs.exits(layout),
+            buckets: std::iter::once(0)
+                .chain((0..subs.count()).scan(0, |first, number| {
+                    *first += subs.size(number).div_ceil(ANSWER_SLOTS) as usize;
+                    Some(*first)
+                }))
+                .collect(),
             work: (0..slots.div_ceil(MARK_SLOTS))
                 .map(|_| Default::default())
                 .collect(),
@@ -389,7 +398,7 @@ impl<'a> Part<'a> {
         let questions: Vec<Vec<Vec<(u32, u32)>>> = (0..size.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
-                let mut asked = vec![Vec::new(); self.subs.count()];
+                let mut asked = vec![Vec::new(); self.buckets[self.subs.count()]];
                 let mut children = Vec::new();
                 let (mut local, end) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
                 while local < end {
@@ -418,21 +427,20 @@ impl<'a> Part<'a> {
             })
             .collect();
         for number in 0..self.subs.count() {
-            if questions.iter().all(|q| q[number].is_empty()) {
-                continue;
-            }
             // A range of the sub-table at a time, so that a table as large
-            // as the one being generated is never in memory whole.
+            // as the one being generated is never in memory whole; only
+            // the ranges asked about are read.
             let size = self.subs.size(number);
-            for start in (0..size).step_by(ANSWER_SLOTS as usize) {
+            for (range, start) in (0..size).step_by(ANSWER_SLOTS as usize).enumerate() {
+                let bucket = self.buckets[number] + range;
+                if questions.iter().all(|q| q[bucket].is_empty()) {
+                    continue;
+                }
                 let codes = self.subs.codes(number, start, ANSWER_SLOTS)?;
-                let range = start..start + codes.len() as u64;
                 questions.par_iter().for_each(|asked| {
-                    for &(local, slot) in &asked[number] {
-                        if range.contains(&u64::from(slot)) {
-                            let code = codes[(u64::from(slot) - start) as usize];
-                            self.merge_exit(local, Dtm::from_code(code).before_move());
-                        }
+                    for &(local, slot) in &asked[bucket] {
+                        let code = codes[(u64::from(slot) - start) as usize];
+                        self.merge_exit(local, Dtm::from_code(code).before_move());
                     }
                 });
             }
@@ -492,7 +500,8 @@ impl<'a> Part<'a> {
     }
 
     /// The first pass for one slot, `from` split and `placement` decoded:
-    /// its word, and the questions to sub-tables on disk in `asked`.
+    /// its word, and the questions to sub-tables on disk in `asked`, by bucket
+    /// (see `Part::buckets`).
     fn first_word(
         &self,
         local: u32,
@@ -523,7 +532,10 @@ impl<'a> Part<'a> {
             if m.leaves_table() {
                 match self.subs.lookup_exit(&self.exits, &p, &m) {
                     Lookup::Known(v) => exit(v.before_move()),
-                    Lookup::Deferred(number, slot) => asked[number].push((local, slot)),
+                    Lookup::Deferred(number, slot) => {
+                        let range = (u64::from(slot) / ANSWER_SLOTS) as usize;
+                        asked[self.buckets[number] + range].push((local, slot));
+                    }
                 }
                 return;
             }
