@@ -38,9 +38,9 @@
 //! Sub-tables with fewer units than the table are held in memory (the
 //! largest has a few tens of millions of slots). A promotion leads to a
 //! table of as many units, as large as the table itself: its values are
-//! asked for by slot, the questions kept per part, and answered one
-//! sub-table at a time, each read from disk a range at a time only for
-//! that ([`SubTables`]).
+//! asked for by slot, the questions kept per part by range of the
+//! sub-table, and answered a range at a time, each range read from disk
+//! only when asked about ([`SubTables`]).
 //!
 //! Un-moves do not test the position they reach for legality: an illegal
 //! one is marked at the first pass, and a marked slot is never resolved
