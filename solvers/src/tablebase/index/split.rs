@@ -114,10 +114,9 @@ impl Layout {
 
     /// [`Layout::decode_split`] of places `start`, `start + 1`, … of slice
     /// `config`, `count` of them, each passed to `visit` in turn with its
-    /// place: the
-    /// places are counted up digit by digit like an odometer, so that a
-    /// run costs an addition per place instead of a division per group
-    /// (the generator's first pass decodes every slot of a table).
+    /// place: the places are counted up digit by digit like an odometer,
+    /// so that a run costs an addition per place instead of a division per
+    /// group (the generator's first pass decodes every slot of a table).
     pub fn decode_run(
         &self,
         config: u32,
