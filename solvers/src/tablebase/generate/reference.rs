@@ -45,7 +45,10 @@ use super::super::index::{Layout, Placement};
 use super::super::moves;
 use super::super::Material;
 use super::{
-    may_have_two_names, may_meet_symmetry, played, unmoved, unmoves, GenerateError, Phase, Progress,
+    first_pass::played,
+    unmoved, unmoves,
+    unmoves::{may_have_two_names, may_meet_symmetry},
+    GenerateError, Phase, Progress,
 };
 
 /// The value of a position of a smaller material (after a capture or a

@@ -3,7 +3,9 @@
 
 use super::super::file::{self, TableFile};
 use super::super::tables::{sub_materials, DtmTables};
+use super::first_pass::played;
 use super::*;
+use shakmaty::{Chess, Position, Square};
 
 /// Un-moves and moves agree: every predecessor has a move back to the
 /// position, and every quiet move of a position has the position among
