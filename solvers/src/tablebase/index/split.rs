@@ -94,22 +94,37 @@ impl Layout {
     /// [`Layout::encode_split`]), `None` when two units would share a
     /// square.
     pub fn decode_split(&self, config: u32, rest: u64) -> Option<Placement> {
+        let digits = self.split_digits(config, rest);
+        self.with_kings(digits.squares, digits.pair, digits.white_to_move)
+    }
+
+    /// Place `rest` of slice `config` taken apart: every group's rank and
+    /// its units' squares, the king pair and the side to move.
+    #[inline]
+    fn split_digits(&self, config: u32, rest: u64) -> SplitDigits {
         let per_side = self.rest_per_side();
         let white_to_move = rest < per_side;
         let mut rest = if white_to_move { rest } else { rest - per_side };
         let mut config = u64::from(config);
         let mut squares = [0u8; MAX_UNITS];
-        for group in self.groups.iter().rev() {
-            let digits = if group.piece.role == Role::Pawn {
+        let mut ranks = [0usize; MAX_UNITS];
+        for (g, group) in self.groups.iter().enumerate().rev() {
+            let number = if group.piece.role == Role::Pawn {
                 &mut config
             } else {
                 &mut rest
             };
-            let (q, r) = group.divisor.div_rem(*digits);
-            *digits = q;
+            let (q, r) = group.divisor.div_rem(*number);
+            *number = q;
+            ranks[g] = r as usize;
             group.place(r as usize, &mut squares);
         }
-        self.with_kings(squares, rest, white_to_move)
+        SplitDigits {
+            squares,
+            ranks,
+            pair: rest,
+            white_to_move,
+        }
     }
 
     /// [`Layout::decode_split`] of places `start`, `start + 1`, … of slice
@@ -124,28 +139,12 @@ impl Layout {
         count: usize,
         mut visit: impl FnMut(u64, Option<Placement>),
     ) {
-        let per_side = self.rest_per_side();
-        let mut white_to_move = start < per_side;
-        let mut rest = if white_to_move {
-            start
-        } else {
-            start - per_side
-        };
-        let mut config = u64::from(config);
-        let mut squares = [0u8; MAX_UNITS];
-        let mut digits = [0usize; MAX_UNITS];
-        for (g, group) in self.groups.iter().enumerate().rev() {
-            let number = if group.piece.role == Role::Pawn {
-                &mut config
-            } else {
-                &mut rest
-            };
-            let (q, r) = group.divisor.div_rem(*number);
-            *number = q;
-            digits[g] = r as usize;
-            group.place(r as usize, &mut squares);
-        }
-        let mut pair = rest;
+        let SplitDigits {
+            mut squares,
+            mut ranks,
+            mut pair,
+            mut white_to_move,
+        } = self.split_digits(config, start);
         for place in start..start + count as u64 {
             visit(place, self.with_kings(squares, pair, white_to_move));
             // The next place: the last group's digit up by one, carried
@@ -158,12 +157,12 @@ impl Layout {
                 .rev()
                 .filter(|(_, group)| group.piece.role != Role::Pawn)
                 .all(|(g, group)| {
-                    digits[g] += 1;
-                    if digits[g] as u64 == group.size {
-                        digits[g] = 0;
+                    ranks[g] += 1;
+                    if ranks[g] as u64 == group.size {
+                        ranks[g] = 0;
                     }
-                    group.place(digits[g], &mut squares);
-                    digits[g] == 0
+                    group.place(ranks[g], &mut squares);
+                    ranks[g] == 0
                 });
             if carried {
                 pair += 1;
@@ -230,4 +229,13 @@ impl Layout {
         }
         config as u32
     }
+}
+
+/// See [`Layout::split_digits`].
+struct SplitDigits {
+    squares: [u8; MAX_UNITS],
+    /// By group: its rank.
+    ranks: [usize; MAX_UNITS],
+    pair: u64,
+    white_to_move: bool,
 }
