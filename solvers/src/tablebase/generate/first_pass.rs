@@ -99,8 +99,12 @@ impl Part<'_> {
 
     /// Makes `v` the slot's best exit when it is better.
     fn merge_exit(&self, local: u32, v: Dtm) {
-        let Some(code) = exit_code(v) else {
-            self.too_long.store(true, Relaxed);
+        // Questions are asked before a slot's legality is settled: an
+        // illegal one's answers are not its exits.
+        if is_resolved(self.word(local)) {
+            return;
+        }
+        let Some(code) = self.exit(local, v) else {
             return;
         };
         let _ = self.words[local as usize].fetch_update(Relaxed, Relaxed, |w| {
@@ -198,13 +202,7 @@ impl Part<'_> {
             children.dedup();
             quiet = children.len();
         }
-        let exit = match best {
-            None => EXIT_NONE,
-            Some(v) => exit_code(v).unwrap_or_else(|| {
-                self.too_long.store(true, Relaxed);
-                EXIT_NONE
-            }),
-        };
+        let exit = best.and_then(|v| self.exit(local, v)).unwrap_or(EXIT_NONE);
         unresolved(quiet, exit)
     }
 

@@ -68,6 +68,7 @@ pub(crate) mod reference;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 use shakmaty::{Color, Role};
@@ -157,18 +158,35 @@ pub fn generate(
     path: &Path,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Written, GenerateError> {
+    generate_within(layout, subs, path, progress, MAX_PLIES).map(|(written, _)| written)
+}
+
+/// [`generate`] with mates up to `limit` plies (even, at most
+/// [`MAX_PLIES`]); a test lowers it to reach the limit with a small table.
+/// Also returns how many exits were left out as too long (see
+/// [`Part::exit`]).
+fn generate_within(
+    layout: &Layout,
+    subs: &SubTables,
+    path: &Path,
+    progress: &(dyn Fn(Progress) + Sync),
+    limit: u16,
+) -> Result<(Written, u64), GenerateError> {
+    assert!(limit % 2 == 0 && limit <= MAX_PLIES, "limit {limit}");
     let mut store = Slices::create(path, layout)?;
-    let result = generate_slices(layout, subs, &mut store, progress)
-        .and_then(|()| Ok(store.assemble(layout, path)?));
+    let result = generate_slices(layout, subs, &mut store, progress, limit).and_then(|left_out| {
+        let written = store.assemble(layout, path)?;
+        Ok((written, left_out))
+    });
     store.remove();
-    let written = result?;
+    let result = result?;
     progress(Progress {
         material: layout.material(),
         phase: Phase::Finished,
         done: layout.size(),
         total: layout.size(),
     });
-    Ok(written)
+    Ok(result)
 }
 
 fn generate_slices(
@@ -176,7 +194,8 @@ fn generate_slices(
     subs: &SubTables,
     store: &mut Slices,
     progress: &(dyn Fn(Progress) + Sync),
-) -> Result<(), GenerateError> {
+    limit: u16,
+) -> Result<u64, GenerateError> {
     let report = |phase, done| {
         progress(Progress {
             material: layout.material(),
@@ -185,22 +204,23 @@ fn generate_slices(
             total: layout.size(),
         })
     };
-    let (mut initialized, mut resolved) = (0u64, 0u64);
+    let (mut initialized, mut resolved, mut left_out) = (0u64, 0u64, 0u64);
     for configs in parts(layout) {
         let mut finished = vec![None; layout.pawn_configs() as usize];
         for config in pushed_to(layout, &configs) {
             finished[config as usize] = Some(store.read(config)?);
         }
-        let part = Part::new(layout, subs, &configs, finished);
+        let part = Part::new(layout, subs, &configs, finished, limit);
         part.init(&|done| report(Phase::Init, initialized + done))?;
         initialized += part.words.len() as u64;
         resolved += part.resolve(&|ply, done| report(Phase::Ply(ply), resolved + done))?;
+        left_out += part.long_exits.lock().expect("no panic holds it").len() as u64;
         for (i, &config) in configs.iter().enumerate() {
             let words = &part.words[i * part.rest_size..(i + 1) * part.rest_size];
             store.write(config, words.iter().map(|w| output_code(w.load(Relaxed))))?;
         }
     }
-    Ok(())
+    Ok(left_out)
 }
 
 /// How far the pawns of slice `config` have advanced: a pawn push adds
@@ -321,6 +341,12 @@ struct Part<'a> {
     work: Vec<[AtomicU64; 4]>,
     /// The last ply at which an exit decides a slot.
     last_due: AtomicU16,
+    /// The longest mate the table may hold, in plies.
+    limit: u16,
+    /// Slots whose best exit, a win longer than `limit`, was left out: each
+    /// must be won sooner within the part (see [`Part::exit`]).
+    long_exits: Mutex<Vec<u32>>,
+    /// Set when a position is found to need a mate longer than `limit`.
     too_long: AtomicBool,
 }
 
@@ -330,6 +356,7 @@ impl<'a> Part<'a> {
         subs: &'a SubTables,
         configs: &'a [u32],
         finished: Vec<Option<Vec<u8>>>,
+        limit: u16,
     ) -> Part<'a> {
         let rest_size = layout.rest_size() as usize;
         let slots = rest_size * configs.len();
@@ -358,6 +385,8 @@ impl<'a> Part<'a> {
                 .map(|_| Default::default())
                 .collect(),
             last_due: AtomicU16::new(0),
+            limit,
+            long_exits: Mutex::new(Vec::new()),
             too_long: AtomicBool::new(false),
         }
     }
@@ -398,36 +427,70 @@ impl<'a> Part<'a> {
         bits[usize::from(ply / 64)].load(Relaxed) & (1 << (ply % 64)) != 0
     }
 
+    fn word(&self, local: u32) -> Word {
+        self.words[local as usize].load(Relaxed)
+    }
+
+    /// The exit code of `v`, a move out of the part from slot `local`.
+    /// A win longer than the limit is left out (`None`) and the slot
+    /// noted: it is only the slot's value if no shorter win turns up
+    /// within the part, and [`Part::resolve`] checks that one did. Every
+    /// other exit is worse, so leaving it out loses nothing when one did.
+    /// A loss longer than the limit would lose in a mate too long (only
+    /// with a limit below [`MAX_PLIES`]: sub-tables hold no longer loss).
+    fn exit(&self, local: u32, v: Dtm) -> Option<u8> {
+        match v {
+            Dtm::Win(w) if w > self.limit => {
+                self.long_exits
+                    .lock()
+                    .expect("no panic holds it")
+                    .push(local);
+                None
+            }
+            Dtm::Loss(l) if l > self.limit => {
+                self.too_long.store(true, Relaxed);
+                None
+            }
+            _ => Some(exit_code(v).expect("a value within the limit fits a byte")),
+        }
+    }
+
     fn too_long(&self) -> GenerateError {
         GenerateError::TooLong {
             material: self.layout.material(),
         }
     }
 
-    /// The plies, until nothing is left to resolve; returns the slots
-    /// resolved.
+    /// The plies, until nothing is left to resolve or the limit is
+    /// reached; returns the slots resolved.
     fn resolve(&self, report: &(dyn Fn(u16, u64) + Sync)) -> Result<u64, GenerateError> {
         let mut resolved = 0;
         let mut ply: u16 = 0;
         loop {
-            let expand = ply < MAX_PLIES;
-            let found = self.scan(ply, expand);
+            let found = self.scan(ply);
             resolved += found;
             report(ply, resolved);
-            if found == 0 && ply >= self.last_due.load(Relaxed) {
-                return Ok(resolved);
-            }
-            if !expand {
-                return Err(self.too_long());
+            // No exit is due after the limit (see `Part::exit`).
+            if ply == self.limit || (found == 0 && ply >= self.last_due.load(Relaxed)) {
+                break;
             }
             ply += 1;
         }
+        let long_exits = self.long_exits.lock().expect("no panic holds it");
+        let won = |&local: &u32| {
+            let w = self.words[local as usize].load(Relaxed);
+            w & INVALID == RESOLVED && (w as u8) % 2 == 0
+        };
+        if self.too_long.load(Relaxed) || !long_exits.iter().all(won) {
+            return Err(self.too_long());
+        }
+        Ok(resolved)
     }
 
     /// One ply: resolves the slots whose exit decides them now, then
-    /// expands every slot resolved at `ply` (unless `expand` is off).
-    /// Returns how many slots were resolved at `ply`.
-    fn scan(&self, ply: u16, expand: bool) -> u64 {
+    /// expands every slot resolved at `ply`. Returns how many slots were
+    /// resolved at `ply`.
+    fn scan(&self, ply: u16) -> u64 {
         let resolved = resolved_at(ply);
         let (due_mask, due_word) = due_at(ply);
         // Most words match neither: a block is skipped on one branch.
@@ -454,10 +517,14 @@ impl<'a> Part<'a> {
                             continue;
                         }
                         found += 1;
-                        if !expand {
-                            continue;
-                        }
-                        if ply % 2 == 0 {
+                        if ply == self.limit {
+                            // Lost at the limit: a predecessor not won
+                            // sooner would win in a mate too long.
+                            self.predecessors(local, &mut preds, false);
+                            if !preds.iter().all(|&p| is_resolved(self.word(p))) {
+                                self.too_long.store(true, Relaxed);
+                            }
+                        } else if ply % 2 == 0 {
                             // Lost now: every predecessor wins next ply.
                             self.predecessors(local, &mut preds, false);
                             for &pred in &preds {

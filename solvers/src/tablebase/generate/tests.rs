@@ -92,13 +92,7 @@ fn slices_give_every_slot_the_value_of_the_whole_table_generator() {
     for key in ["KQvK", "KPvK", "KRvKN", "KPvKP", "KPPvK"] {
         let material: Material = key.parse().unwrap();
         tables.ensure(&material, &|_| {}).unwrap();
-        let mut subs = SubTables::new();
-        for sub in sub_materials(&material) {
-            if sub.count() > 2 {
-                let file = TableFile::open(&tables.path(&sub), &sub).unwrap();
-                subs.add_in_memory(sub, file.read_all().unwrap());
-            }
-        }
+        let subs = sub_tables(&tables, &material);
         let layout = Layout::new(material);
         let old = reference::generate(&layout, &|b, c| subs.value(b, c), &|_| {}).unwrap();
         let path = tables.path(&material);
@@ -123,4 +117,175 @@ fn slices_give_every_slot_the_value_of_the_whole_table_generator() {
         .collect();
     assert!(left.is_empty(), "scratch files left: {left:?}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The sub-tables of `material` from `tables`, in memory.
+fn sub_tables(tables: &DtmTables, material: &Material) -> SubTables {
+    let mut subs = SubTables::new();
+    for sub in sub_materials(material) {
+        if sub.count() > 2 {
+            let file = TableFile::open(&tables.path(&sub), &sub).unwrap();
+            subs.add_in_memory(sub, file.read_all().unwrap());
+        }
+    }
+    subs
+}
+
+/// The limit on a mate's length refuses exactly the tables that exceed it.
+/// Lowered to a table's own longest mate (no small table comes near
+/// [`MAX_PLIES`]) the table is the same file, where positions lost at the
+/// limit stand because their predecessors are won sooner; lowered one move
+/// further, the table is refused.
+#[test]
+fn the_limit_refuses_only_tables_whose_mates_exceed_it() {
+    let dir = std::env::temp_dir().join(format!("cookd-limit-{}", std::process::id()));
+    let tables = DtmTables::new(&dir);
+    for key in ["KRvK", "KPvK", "KPvKP"] {
+        let material: Material = key.parse().unwrap();
+        tables.ensure(&material, &|_| {}).unwrap();
+        let subs = sub_tables(&tables, &material);
+        let path = tables.path(&material);
+        let codes = TableFile::open(&path, &material)
+            .unwrap()
+            .read_all()
+            .unwrap();
+        let needed = needed_limit(&codes);
+        let lost_at_the_limit = codes.iter().filter(|&&c| u16::from(c) == needed + 1);
+        assert!(
+            lost_at_the_limit.count() > 0,
+            "{key}: its longest mate is a win"
+        );
+        for limit in [needed - 2, needed, needed + 2] {
+            let (left_out, limited) = generate_limited(&dir, &material, &subs, limit);
+            if limit >= needed {
+                assert!(limited.unwrap() == codes, "{key} at {limit} plies");
+                assert_eq!(left_out, 0, "{key}: no exit is too long");
+            } else {
+                assert!(
+                    limited.is_none(),
+                    "{key}: a mate of {needed} plies in {limit}"
+                );
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A win longer than the limit through a move out of the part is left out
+/// where a shorter win stands. No real small table has such a move at its
+/// own limit, so KPvK is generated from a KQvK and a KRvK in which every
+/// position no KPvK position promotes into with a best move is lost 100
+/// plies later: KPvK's values stay the same (only moves that were not best
+/// got worse), but where promoting now is the best move out of the part and
+/// a king move first is better, the promotion is now a win far longer than
+/// KPvK's longest mate. With every position of those tables lost 100
+/// plies later, KPvK needs longer mates and is refused.
+#[test]
+fn a_win_too_long_through_an_exit_is_left_out_when_a_shorter_one_stands() {
+    let dir = std::env::temp_dir().join(format!("cookd-exit-{}", std::process::id()));
+    let tables = DtmTables::new(&dir);
+    let material: Material = "KPvK".parse().unwrap();
+    tables.ensure(&material, &|_| {}).unwrap();
+    let layout = Layout::new(material);
+    let kpk = TableFile::open(&tables.path(&material), &material)
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let real = sub_tables(&tables, &material);
+    let (mut subs, mut all) = (SubTables::new(), SubTables::new());
+    for sub in sub_materials(&material) {
+        if sub.count() == 2 {
+            continue;
+        }
+        let codes = TableFile::open(&tables.path(&sub), &sub)
+            .unwrap()
+            .read_all()
+            .unwrap();
+        let best = best_promotions(&layout, &kpk, &real, &Layout::new(sub));
+        // A loss in `l` plies is code `l + 1`, odd.
+        let stretch = |keep: &dyn Fn(usize) -> bool| {
+            let slots = codes.iter().enumerate();
+            let stretch =
+                |(slot, &c): (usize, &u8)| c + if c % 2 == 1 && !keep(slot) { 100 } else { 0 };
+            slots.map(stretch).collect()
+        };
+        subs.add_in_memory(sub, stretch(&|slot| best.contains(&(slot as u64))));
+        all.add_in_memory(sub, stretch(&|_| false));
+    }
+    let whole = reference::generate(&layout, &|b, c| subs.value(b, c), &|_| {}).unwrap();
+    assert!(whole == kpk, "the whole-table generator finds other values");
+    let needed = needed_limit(&kpk);
+    let (left_out, limited) = generate_limited(&dir, &material, &subs, needed);
+    assert!(left_out > 0, "no exit longer than {needed} plies");
+    assert!(
+        limited.unwrap() == kpk,
+        "KPvK at its limit of {needed} plies"
+    );
+    let (_, refused) = generate_limited(&dir, &material, &subs, needed - 2);
+    assert!(
+        refused.is_none(),
+        "a mate of {needed} plies in {}",
+        needed - 2
+    );
+    let (_, refused) = generate_limited(&dir, &material, &all, needed);
+    assert!(refused.is_none(), "every promotion 100 plies longer");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The slots of sub-table `sub` that some position of KPvK (valued by
+/// `kpk`) promotes into with a best move.
+fn best_promotions(
+    layout: &Layout,
+    kpk: &[u8],
+    subs: &SubTables,
+    sub: &Layout,
+) -> std::collections::HashSet<u64> {
+    let role = sub.piece(2).role;
+    let mut best = std::collections::HashSet::new();
+    for (index, &code) in kpk.iter().enumerate() {
+        let Some(pos) = layout
+            .decode(index as u64)
+            .and_then(|p| layout.position(&p))
+        else {
+            continue;
+        };
+        let value = Dtm::from_code(code);
+        for m in &pos.legal_moves() {
+            if m.promotion() != Some(role) {
+                continue;
+            }
+            let child = played(&pos, m);
+            if subs.value(child.board(), child.turn()).before_move() == value {
+                let p = sub.placement(child.board(), child.turn(), false);
+                best.insert(sub.encode(&p));
+            }
+        }
+    }
+    best
+}
+
+/// The smallest even limit that holds every value of `codes`: a win's
+/// ply is odd and needs the next even limit.
+fn needed_limit(codes: &[u8]) -> u16 {
+    let longest = codes.iter().map(|&c| u16::from(c).saturating_sub(1)).max();
+    (longest.unwrap() + 1) & !1
+}
+
+/// Generates `material` with mates up to `limit` plies: the exits left out
+/// as too long, and the codes, or `None` when refused as too long.
+fn generate_limited(
+    dir: &Path,
+    material: &Material,
+    subs: &SubTables,
+    limit: u16,
+) -> (u64, Option<Vec<u8>>) {
+    let path = dir.join(format!("{material}-{limit}.table"));
+    match generate_within(&Layout::new(*material), subs, &path, &|_| {}, limit) {
+        Ok((_, left_out)) => {
+            let file = TableFile::open(&path, material).unwrap();
+            (left_out, Some(file.read_all().unwrap()))
+        }
+        Err(GenerateError::TooLong { .. }) => (0, None),
+        Err(e) => panic!("{material}: {e}"),
+    }
 }
