@@ -59,7 +59,7 @@ mod subtables;
 mod unmoves;
 pub use subtables::SubTables;
 use unmoves::piece_unmoves;
-pub use unmoves::{unmoved, unmoves};
+pub use unmoves::unmoved;
 use {state::*, subtables::Exits};
 
 #[cfg(test)]

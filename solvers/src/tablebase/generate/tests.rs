@@ -4,6 +4,7 @@
 use super::super::file::{self, TableFile};
 use super::super::tables::{sub_materials, DtmTables};
 use super::first_pass::played;
+use super::reference::unmoves;
 use super::*;
 use shakmaty::{Chess, Position, Square};
 
