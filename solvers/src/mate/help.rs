@@ -220,8 +220,7 @@ impl Solver {
             _ => None,
         };
         // White's mating move must give check; few moves can stalemate.
-        let mut moves = MoveList::new();
-        candidate_moves(pos, (left == 1).then_some(self.goal), &mut moves);
+        let mut moves = candidate_moves(pos, (left == 1).then_some(self.goal));
         if let Some(last) = last {
             moves.retain(|m| last.may_be(m));
         }
