@@ -504,7 +504,11 @@ fn ep_value(pos: &Chess, sub: &SubTables<'_>) -> Option<Dtm> {
 /// those slots as illegal already, which is cheaper than an attack test
 /// here. The sliced generator un-moves pieces alone (with
 /// [`piece_unmoves`]): a pawn's un-move leads to a slice generated later.
-pub fn unmoves(layout: &Layout, p: &Placement, mut found: impl FnMut(usize, u8, Option<u8>)) {
+pub(super) fn unmoves(
+    layout: &Layout,
+    p: &Placement,
+    mut found: impl FnMut(usize, u8, Option<u8>),
+) {
     let mover = if p.white_to_move {
         Color::Black
     } else {

@@ -204,11 +204,15 @@ fn a_win_too_long_through_an_exit_is_left_out_when_a_shorter_one_stands() {
             .unwrap();
         let best = best_promotions(&layout, &kpk, &real, &Layout::new(sub));
         // A loss in `l` plies is code `l + 1`, odd.
-        let stretch = |keep: &dyn Fn(usize) -> bool| {
-            let slots = codes.iter().enumerate();
-            let stretch =
-                |(slot, &c): (usize, &u8)| c + if c % 2 == 1 && !keep(slot) { 100 } else { 0 };
-            slots.map(stretch).collect()
+        let stretch = |keep: &dyn Fn(usize) -> bool| -> Vec<u8> {
+            let stretched = |(slot, &c): (usize, &u8)| {
+                if c % 2 == 1 && !keep(slot) {
+                    c + 100
+                } else {
+                    c
+                }
+            };
+            codes.iter().enumerate().map(stretched).collect()
         };
         subs.add_in_memory(sub, stretch(&|slot| best.contains(&(slot as u64))));
         all.add_in_memory(sub, stretch(&|_| false));
