@@ -496,6 +496,96 @@ impl Pictures {
     }
 }
 
+/// Of the Black `units` (role, square), the cheapest blocker of kind `k`:
+/// its moves and its index, and the next cheapest's moves (castling ways
+/// included).
+fn two_cheapest(
+    pictures: &Pictures,
+    t: &Tables,
+    castling: &Castling,
+    units: &[(Role, Square)],
+    k: usize,
+) -> (u8, usize, u8) {
+    let (mut best, mut index, mut second) = (FAR, 0, FAR);
+    for (i, &(r, sq)) in units.iter().enumerate() {
+        let d = castling.least(Color::Black, r, sq, |s| pictures.kind_dist(t, k, r, s));
+        if d < best {
+            second = best;
+            (best, index) = (d, i);
+        } else if d < second {
+            second = d;
+        }
+    }
+    (best, index, second)
+}
+
+impl Pictures {
+    /// The pictures of `alive` whose blocks distinct Black units can still
+    /// fill within Black's moves left (with `left` plies to go), into
+    /// `into`. A unit stands on one square at the end, so of the kinds
+    /// whose cheapest blocker is the same unit at most one gets it; each
+    /// other one costs at least its second cheapest blocker. The costs
+    /// kept are the alive ones (their blocks the plain sum of cheapest
+    /// blockers, which the move test updates move by move).
+    pub(crate) fn distinct_blockers(
+        &self,
+        pos: &Chess,
+        left: u8,
+        alive: &[Costs],
+        into: &mut Vec<Costs>,
+    ) {
+        into.clear();
+        let t = tables();
+        let black_moves = u32::from(left / 2);
+        let blocks = BlackBlocks::new(t, pos);
+        // Per kind: the cheapest blocker's cost and unit, the second's cost.
+        let mut best = [(UNKNOWN, 0u8, UNKNOWN); MAX_KINDS];
+        for c in alive {
+            for k in kinds_of(c.kinds) {
+                if best[k].0 != UNKNOWN {
+                    continue;
+                }
+                let (b, unit, second) =
+                    two_cheapest(self, t, &blocks.castling, blocks.units(), k);
+                best[k] = (b, unit as u8, second);
+            }
+        }
+        for c in alive {
+            let mut total = 0u32;
+            let mut squares = Bitboard::EMPTY;
+            let mut shared_square = false;
+            // Per unit: the sum and the largest of (second - best) over
+            // the kinds it is cheapest for, and how many.
+            let mut extra = [(0u32, 0u32, 0u8); 16];
+            for k in kinds_of(c.kinds) {
+                let sq = match k.checked_sub(SQUARE_KINDS) {
+                    None => Square::new(k as u32),
+                    Some(h) => self.harmless[h].sq,
+                };
+                shared_square |= squares.contains(sq);
+                squares.add(sq);
+                let (b, unit, second) = best[k];
+                total += u32::from(b);
+                let gap = u32::from(second) - u32::from(b);
+                let e = &mut extra[usize::from(unit)];
+                e.0 += gap;
+                e.1 = e.1.max(gap);
+                e.2 += 1;
+            }
+            if !shared_square {
+                total += extra
+                    .iter()
+                    .filter(|e| e.2 > 1)
+                    .map(|e| e.0 - e.1)
+                    .sum::<u32>();
+            }
+            if u32::from(c.king) + total <= black_moves {
+                into.push(*c);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::help_bound::may_mate;
@@ -636,6 +726,8 @@ mod tests {
         let mut checked = 0;
         let mut with_pictures = 0;
         let mut exact_moves = 0;
+        // Pictures the distinct-blocker test drops that the filter keeps.
+        let mut distinct_dropped = 0;
         for row in rows.iter().filter(|r| r["genre"] == "help") {
             let id = &row["id"];
             let start = position(&row["fen"]);
@@ -658,6 +750,16 @@ mod tests {
                         let mut costs = Vec::new();
                         p.filter(&pos, u, left, alive.as_deref(), &mut costs);
                         assert!(!costs.is_empty(), "{id}: no picture before move {i} {uci}");
+                        let mut distinct = Vec::new();
+                        p.distinct_blockers(&pos, left, &costs, &mut distinct);
+                        assert!(
+                            !distinct.is_empty(),
+                            "{id}: no picture of distinct blockers before move {i} {uci}"
+                        );
+                        distinct_dropped += costs.len() - distinct.len();
+                        if left >= crate::mate::help::DISTINCT_MIN_PLIES {
+                            costs = distinct;
+                        }
                         let mut kept = costs.clone();
                         if left >= 2 {
                             let exact = p.move_test(&pos, u, left, &costs).keep(&m, &mut kept);
@@ -684,6 +786,10 @@ mod tests {
             }
         }
         assert!(checked >= 100, "only {checked} solutions");
+        assert!(
+            distinct_dropped >= 1000,
+            "distinct blockers dropped only {distinct_dropped} pictures"
+        );
         assert!(
             exact_moves >= 500,
             "only {exact_moves} moves judged exactly"

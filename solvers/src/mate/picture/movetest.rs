@@ -340,19 +340,10 @@ impl MoveTest<'_> {
     /// next cheapest's cost.
     pub(super) fn best(&mut self, k: usize) -> (u8, Square, u8) {
         if self.best[k].0 == UNKNOWN {
-            let t = tables();
-            let (mut best, mut best_sq, mut second) = (FAR, Square::A1, FAR);
-            let castling = self.rows.castling();
-            for &(r, sq) in &self.black[..self.n_black] {
-                let d =
-                    castling.least(Color::Black, r, sq, |s| self.pictures.kind_dist(t, k, r, s));
-                if d < best {
-                    second = best;
-                    (best, best_sq) = (d, sq);
-                } else if d < second {
-                    second = d;
-                }
-            }
+            let units = &self.black[..self.n_black];
+            let (best, i, second) =
+                two_cheapest(self.pictures, tables(), self.rows.castling(), units, k);
+            let best_sq = units.get(i).map_or(Square::A1, |u| u.1);
             self.best[k] = (best, best_sq, second);
         }
         self.best[k]
