@@ -38,8 +38,8 @@ pub(super) const BOUND_MIN_RATE: u64 = 50;
 
 /// Plies left from which a node's pictures are also tested with each block
 /// given its own unit ([`Pictures::distinct_blockers`]). On the helpmate
-/// rows (one thread, nodes): from 4 plies, hm032 114,731 -> 63,186, hm034
-/// 92,032 -> 60,256, hm060 267,314 -> 160,483; from 2, the h#3 rows with
+/// rows (one thread, nodes): hm032 114,731 -> 63,186, hm034 92,032 ->
+/// 60,256, hm060 267,314 -> 160,483. From 2 plies, the h#3 rows with
 /// thousands of pictures (hm075, hm113) took 10-30 % longer for the same
 /// nodes.
 pub(super) const DISTINCT_MIN_PLIES: u8 = 4;

@@ -496,6 +496,24 @@ impl Pictures {
     }
 }
 
+impl Pictures {
+    /// Whether two of `kinds` are blocks of the same square.
+    fn kinds_share_a_square(&self, kinds: Kinds) -> bool {
+        let mut squares = Bitboard::EMPTY;
+        for k in kinds_of(kinds) {
+            let sq = match k.checked_sub(SQUARE_KINDS) {
+                None => Square::new(k as u32),
+                Some(h) => self.harmless[h].sq,
+            };
+            if squares.contains(sq) {
+                return true;
+            }
+            squares.add(sq);
+        }
+        false
+    }
+}
+
 /// Of the Black `units` (role, square), the cheapest blocker of kind `k`:
 /// its moves and its index, and the next cheapest's moves (castling ways
 /// included).
@@ -538,46 +556,51 @@ impl Pictures {
         let t = tables();
         let black_moves = u32::from(left / 2);
         let blocks = BlackBlocks::new(t, pos);
-        // Per kind: the cheapest blocker's cost and unit, the second's cost.
+        // Per kind, worked out as asked: the cheapest blocker's cost and
+        // unit, the second's cost.
         let mut best = [(UNKNOWN, 0u8, UNKNOWN); MAX_KINDS];
         for c in alive {
-            for k in kinds_of(c.kinds) {
-                if best[k].0 != UNKNOWN {
-                    continue;
-                }
-                let (b, unit, second) =
-                    two_cheapest(self, t, &blocks.castling, blocks.units(), k);
-                best[k] = (b, unit as u8, second);
+            // A single block has its cheapest unit to itself.
+            if c.kinds.count_ones() < 2 {
+                into.push(*c);
+                continue;
             }
-        }
-        for c in alive {
+            // Plain kinds are squares, distinct by their numbers; a
+            // harmless block may share its square with another kind, whose
+            // unit could then fill both: such a picture is kept as it is.
+            if c.kinds >> SQUARE_KINDS != 0 && self.kinds_share_a_square(c.kinds) {
+                into.push(*c);
+                continue;
+            }
             let mut total = 0u32;
-            let mut squares = Bitboard::EMPTY;
-            let mut shared_square = false;
             // Per unit: the sum and the largest of (second - best) over
-            // the kinds it is cheapest for, and how many.
-            let mut extra = [(0u32, 0u32, 0u8); 16];
+            // the kinds it is cheapest for (set when `seen`), and the units
+            // cheapest for two kinds or more.
+            let mut extra = [(0u32, 0u32); 16];
+            let (mut seen, mut shared) = (0u16, 0u16);
             for k in kinds_of(c.kinds) {
-                let sq = match k.checked_sub(SQUARE_KINDS) {
-                    None => Square::new(k as u32),
-                    Some(h) => self.harmless[h].sq,
-                };
-                shared_square |= squares.contains(sq);
-                squares.add(sq);
+                if best[k].0 == UNKNOWN {
+                    let (b, unit, second) =
+                        two_cheapest(self, t, &blocks.castling, blocks.units(), k);
+                    best[k] = (b, unit as u8, second);
+                }
                 let (b, unit, second) = best[k];
                 total += u32::from(b);
                 let gap = u32::from(second) - u32::from(b);
+                let bit = 1 << unit;
                 let e = &mut extra[usize::from(unit)];
-                e.0 += gap;
-                e.1 = e.1.max(gap);
-                e.2 += 1;
+                if seen & bit == 0 {
+                    seen |= bit;
+                    *e = (gap, gap);
+                } else {
+                    shared |= bit;
+                    *e = (e.0 + gap, e.1.max(gap));
+                }
             }
-            if !shared_square {
-                total += extra
-                    .iter()
-                    .filter(|e| e.2 > 1)
-                    .map(|e| e.0 - e.1)
-                    .sum::<u32>();
+            while shared != 0 {
+                let (sum, largest) = extra[shared.trailing_zeros() as usize];
+                total += sum - largest;
+                shared &= shared - 1;
             }
             if u32::from(c.king) + total <= black_moves {
                 into.push(*c);
