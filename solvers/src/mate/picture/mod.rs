@@ -496,24 +496,6 @@ impl Pictures {
     }
 }
 
-impl Pictures {
-    /// Whether two of `kinds` are blocks of the same square.
-    fn kinds_share_a_square(&self, kinds: Kinds) -> bool {
-        let mut squares = Bitboard::EMPTY;
-        for k in kinds_of(kinds) {
-            let sq = match k.checked_sub(SQUARE_KINDS) {
-                None => Square::new(k as u32),
-                Some(h) => self.harmless[h].sq,
-            };
-            if squares.contains(sq) {
-                return true;
-            }
-            squares.add(sq);
-        }
-        false
-    }
-}
-
 /// Of the Black `units` (role, square), the cheapest blocker of kind `k`:
 /// its moves and its index, and the next cheapest's moves (castling ways
 /// included).
@@ -606,6 +588,22 @@ impl Pictures {
                 into.push(*c);
             }
         }
+    }
+
+    /// Whether two of `kinds` are blocks of the same square.
+    fn kinds_share_a_square(&self, kinds: Kinds) -> bool {
+        let mut squares = Bitboard::EMPTY;
+        for k in kinds_of(kinds) {
+            let sq = match k.checked_sub(SQUARE_KINDS) {
+                None => Square::new(k as u32),
+                Some(h) => self.harmless[h].sq,
+            };
+            if squares.contains(sq) {
+                return true;
+            }
+            squares.add(sq);
+        }
+        false
     }
 }
 
