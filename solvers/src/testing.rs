@@ -21,6 +21,36 @@ pub fn position(fen: &str) -> Chess {
         .unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
+/// Plays `line` (UCI moves) from `fen`, asserting `test` passes before
+/// each move with the plies still to come; returns the final position.
+pub fn passes_all_along(fen: &str, line: &str, test: fn(&Chess, u8) -> bool) -> Chess {
+    let mut pos = position(fen);
+    let moves: Vec<&str> = line.split(' ').collect();
+    for (i, uci) in moves.iter().enumerate() {
+        let left = (moves.len() - i) as u8;
+        assert!(test(&pos, left), "{fen} before {uci}");
+        let m = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        pos.play_unchecked(m);
+    }
+    pos
+}
+
+/// Does some line of exactly `left` plies from `pos` stalemate Black?
+pub fn stalemate_in(pos: &Chess, left: u8) -> bool {
+    if left == 0 {
+        return pos.turn().is_black() && pos.is_stalemate();
+    }
+    pos.legal_moves().into_iter().any(|m| {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        stalemate_in(&next, left - 1)
+    })
+}
+
 /// The setup `fen` describes, legal or not; panics when it does not parse.
 pub fn setup(fen: &str) -> Setup {
     fen.parse::<Fen>()

@@ -1,6 +1,7 @@
 //! Helpmates: every solution, searched with the move-count test and, for
 //! longer ones, mate pictures ([`super::picture`]).
 
+use super::immobile::Immobility;
 use super::*;
 
 /// Table size (log2 of slots) for a helpmate: in proportion to the work,
@@ -34,6 +35,12 @@ pub(super) const PICTURES_TABLE_LOG2: u32 = 20;
 
 /// Helpmates shorter than this many plies are searched without pictures.
 pub(super) const PICTURES_MIN_PLIES: u8 = 5;
+
+/// Plies left from which a helpstalemate node is tested with
+/// [`immobile::immobility`]. hpint 74 (h=6, one thread): 62 s without
+/// the test, 17.4 s from two plies, 18.6 s from one, 37 s from three.
+pub(super) const IMMOBILE_MIN_PLIES: u8 = 2;
+
 pub(super) const BOUND_MIN_RATE: u64 = 50;
 
 /// Plies left from which a node's pictures are also tested with each block
@@ -231,6 +238,22 @@ impl Solver {
             }
             return false;
         }
+        // Stalemate nodes that fail the immobility test go into the table:
+        // the same position comes again by other move orders, and the
+        // parent's probe then skips it before playing the move.
+        let mut must_take = None;
+        if self.goal == Goal::Stalemate && left >= IMMOBILE_MIN_PLIES {
+            match immobile::immobility(pos, left) {
+                Immobility::Hopeless => {
+                    if let Some(hash) = hash {
+                        self.shared.table.put(help_key(hash ^ salt, left), 1, left);
+                    }
+                    return false;
+                }
+                Immobility::MustTake(units) => must_take = Some(units),
+                Immobility::Open => {}
+            }
+        }
         // White's mating move takes a named unit of an alive picture onto
         // its square, or a unit off its checker's line.
         let last = match (left, &pictures) {
@@ -241,6 +264,9 @@ impl Solver {
         let mut moves = candidate_moves(pos, (left == 1).then_some(self.goal));
         if let Some(last) = last {
             moves.retain(|m| last.may_be(m));
+        }
+        if let Some(units) = must_take {
+            moves.retain(|m| immobile::takes(m).is_some_and(|sq| units.contains(sq)));
         }
         // At Black's last move, most moves leave White's last one nothing
         // that stalemates: told before playing them, they cost no copy

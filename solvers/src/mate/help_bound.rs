@@ -267,7 +267,7 @@ impl Tables {
     }
 
     /// Moves for a pawn of `color` on `from` to reach its promotion rank.
-    fn promote(&self, color: Color, from: Square) -> u8 {
+    pub(super) fn promote(&self, color: Color, from: Square) -> u8 {
         self.promote[(color as usize) * 64 + from.to_usize()]
     }
 
@@ -572,7 +572,7 @@ fn enough_units(
 mod tests {
     use super::*;
 
-    use crate::testing::position;
+    use crate::testing::{passes_all_along, position, stalemate_in};
 
     /// The tables built level by level with bitboards equal their
     /// definitions taken square by square from the state distances.
@@ -687,24 +687,6 @@ mod tests {
         }
     }
 
-    /// Plays `line` (UCI moves) from `fen`, asserting `test` passes before
-    /// each move with the plies still to come; returns the final position.
-    fn passes_all_along(fen: &str, line: &str, test: fn(&Chess, u8) -> bool) -> Chess {
-        let mut pos = position(fen);
-        let moves: Vec<&str> = line.split(' ').collect();
-        for (i, uci) in moves.iter().enumerate() {
-            let left = (moves.len() - i) as u8;
-            assert!(test(&pos, left), "{fen} before {uci}");
-            let m = uci
-                .parse::<shakmaty::uci::UciMove>()
-                .unwrap()
-                .to_move(&pos)
-                .unwrap();
-            pos.play_unchecked(m);
-        }
-        pos
-    }
-
     /// Every position on the way to a real helpstalemate passes the
     /// stalemate test with the plies it still has.
     #[test]
@@ -730,18 +712,6 @@ mod tests {
             let end = passes_all_along(fen, line, may_stalemate);
             assert!(end.is_stalemate(), "{fen}");
         }
-    }
-
-    /// Does some line of exactly `left` plies from `pos` stalemate Black?
-    fn stalemate_in(pos: &Chess, left: u8) -> bool {
-        if left == 0 {
-            return pos.turn().is_black() && pos.is_stalemate();
-        }
-        pos.legal_moves().into_iter().any(|m| {
-            let mut next = pos.clone();
-            next.play_unchecked(m);
-            stalemate_in(&next, left - 1)
-        })
     }
 
     /// A position the stalemate test rejects has no helpstalemate of that

@@ -58,6 +58,7 @@ use picture::{Costs, Pictures, Units};
 
 mod help;
 mod help_bound;
+mod immobile;
 mod parallel;
 mod picture;
 pub mod quality;

@@ -1,0 +1,501 @@
+//! An admissible move-count test for helpstalemates: can every Black unit
+//! but the king still end without a move?
+//!
+//! In a stalemate each Black unit but the king is captured or has no
+//! legal move. A White move captures at most one unit, so the units that
+//! cannot be made immobile in the moves left are at most White's moves.
+//! A unit is immobile on its last square when it is pinned in a direction
+//! it cannot move along, or when every square of its first step is held by
+//! another Black unit (a White unit there could be taken), or, for a pawn,
+//! when its push square is filled. A queen moves along every line, so a
+//! pin never stops it. Each way is priced with empty-board distances
+//! ([`super::help_bound::Tables`]), which only ever undercount: a pin
+//! asks some White unit to stand, as a line piece, on a line through the
+//! square; a wall of blockers asks the unit's moves to the square plus the
+//! cheapest other Black unit's moves to each blocking square, within
+//! Black's moves. The test only ever rejects positions with no
+//! helpstalemate of that length, so it loses no solution.
+//!
+//! The distances are those of [`super::help_bound`]; the king's own
+//! stalemate is [`super::help_bound::may_stalemate`]'s.
+
+use std::sync::OnceLock;
+
+use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
+
+use super::help_bound::{castling_bonus, tables, Tables, NEAR};
+
+/// Most units of a side the test keeps (any legal position has at most
+/// sixteen).
+const MAX_UNITS: usize = 16;
+
+/// What [`immobility`] tells of a helpstalemate node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Immobility {
+    /// No sequence of the plies left leaves every Black unit but the king
+    /// captured or without a move.
+    Hopeless,
+    /// White, to move, has as many moves left as there are Black units it
+    /// must take: only a move taking one of the units on these squares
+    /// may lead to stalemate.
+    MustTake(Bitboard),
+    /// The test tells nothing.
+    Open,
+}
+
+/// May every Black unit but the king be captured or left without a move
+/// after exactly `left` more plies (at least one), the last one White's?
+///
+/// A White move ([`Immobility::MustTake`]): after it, White has a move
+/// fewer, Black as many, and no Black unit can stop more easily (each of
+/// White's units is a move nearer to where it was going, with a move less
+/// to go; a capture only takes a filler away). So the units that must be
+/// taken now must still be taken after it, but for the one it takes.
+pub(crate) fn immobility(pos: &Chess, left: u8) -> Immobility {
+    let board = pos.board();
+    let white_moves = left.div_ceil(2) + castling_bonus(pos, Color::White);
+    let black_moves = left / 2 + castling_bonus(pos, Color::Black);
+    let others = board.black() & !board.kings();
+    // White could take every one of them; or Black's moves reach past the
+    // distances tabled by number.
+    if others.count() <= usize::from(white_moves) || usize::from(black_moves) >= NEAR {
+        return Immobility::Open;
+    }
+    let mut black = [(Role::King, Square::A1); MAX_UNITS];
+    let mut white = [(Role::King, Square::A1); MAX_UNITS];
+    let (Some(n_black), Some(n_white)) = (
+        fill(pos, Color::Black, &mut black),
+        fill(pos, Color::White, &mut white),
+    ) else {
+        return Immobility::Open;
+    };
+    let t = tables();
+    let near = |color: Color, units: &[(Role, Square)], moves: u8| {
+        let moves = usize::from(moves);
+        if moves >= NEAR {
+            return Bitboard::FULL;
+        }
+        units.iter().fold(Bitboard::EMPTY, |all, &(role, from)| {
+            all | t.near(color, role, from, moves)
+        })
+    };
+    let sides = Sides {
+        t,
+        occupied: board.occupied(),
+        black_now: board.black(),
+        black_near: near(Color::Black, &black[..n_black], black_moves),
+        white_near: near(Color::White, &white[..n_white], white_moves),
+        black: &black[..n_black],
+        white: &white[..n_white],
+        black_moves,
+        white_moves,
+        pins: pin_squares(t, &white[..n_white], white_moves),
+    };
+    // Queens first: the likeliest to need taking, so a hopeless position
+    // is told soonest.
+    let mut order = [0usize; MAX_UNITS];
+    let mut n = 0;
+    for first in [true, false] {
+        for (i, &(role, _)) in sides.black.iter().enumerate() {
+            if role != Role::King && (role == Role::Queen) == first {
+                order[n] = i;
+                n += 1;
+            }
+        }
+    }
+    // With White to move (and no castling to blur its moves), the units
+    // to take are told when they are as many as White's moves.
+    let tell = pos.turn().is_white() && castling_bonus(pos, Color::White) == 0;
+    let moves = usize::from(white_moves);
+    let mut taken = Bitboard::EMPTY;
+    for (done, &i) in order[..n].iter().enumerate() {
+        // The rest could all be taken (with a move to spare, when told).
+        let rest = taken.count() + (n - done);
+        if rest < moves || (rest == moves && !tell) {
+            return Immobility::Open;
+        }
+        if !sides.may_stop(i) {
+            taken.add(sides.black[i].1);
+            if taken.count() > moves {
+                return Immobility::Hopeless;
+            }
+        }
+    }
+    if tell && taken.count() == moves {
+        Immobility::MustTake(taken)
+    } else {
+        Immobility::Open
+    }
+}
+
+/// The square of the unit `m` captures, if any (an en passant capture
+/// takes the pawn beside its target square).
+pub(crate) fn takes(m: &Move) -> Option<Square> {
+    match *m {
+        Move::EnPassant { from, to } => Some(Square::from_coords(to.file(), from.rank())),
+        _ => m.is_capture().then(|| m.to()),
+    }
+}
+
+/// Roles a Black pawn may end in: itself and its promotions, the first
+/// five of [`Role::ALL`].
+const FINAL_ROLES: usize = 5;
+
+/// `[from][role - 1][d]`: the squares a Black pawn on `from` may stand on
+/// as `role` within `d` moves (`d` below [`NEAR`]), from
+/// [`Tables::state_dist`]: read as bitboards, not square by square, at
+/// every pawn of every node tested.
+fn pawn_states() -> &'static [[[Bitboard; NEAR]; FINAL_ROLES]; 64] {
+    static STATES: OnceLock<Box<[[[Bitboard; NEAR]; FINAL_ROLES]; 64]>> = OnceLock::new();
+    STATES.get_or_init(|| {
+        let t = tables();
+        let mut states = Box::new([[[Bitboard::EMPTY; NEAR]; FINAL_ROLES]; 64]);
+        for from in Square::ALL {
+            let row = t.state_row(Color::Black, Role::Pawn, from);
+            for (r, near) in states[from.to_usize()].iter_mut().enumerate() {
+                for to in Square::ALL {
+                    let d = usize::from(row[r * 64 + to.to_usize()]);
+                    for within in near.iter_mut().skip(d) {
+                        within.add(to);
+                    }
+                }
+            }
+        }
+        states
+    })
+}
+
+/// `color`'s units, the king included, into `out`; `None` past
+/// [`MAX_UNITS`].
+fn fill(pos: &Chess, color: Color, out: &mut [(Role, Square); MAX_UNITS]) -> Option<usize> {
+    let board = pos.board();
+    let mut n = 0;
+    for sq in board.by_color(color) {
+        *out.get_mut(n)? = (board.role_at(sq)?, sq);
+        n += 1;
+    }
+    Some(n)
+}
+
+/// Squares where a Black unit may end pinned, within White's moves: on a
+/// rank or file (`.0`) or a diagonal (`.1`) through a square some White
+/// unit can stand on as a rook or queen (bishop or queen), other than
+/// that square itself. A supersets will do: a piece with a move to spare
+/// reaches a line through any square (a bishop, any of its colour); a
+/// pawn that promotes with its last move pins from its promotion squares.
+/// The king's side of the line is not asked for.
+fn pin_squares(t: &Tables, white: &[(Role, Square)], moves: u8) -> (Bitboard, Bitboard) {
+    let (mut straight, mut diagonal) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    for &(role, from) in white {
+        match role {
+            Role::Queen => return (Bitboard::FULL, Bitboard::FULL),
+            Role::Rook => straight = Bitboard::FULL,
+            Role::Bishop if Bitboard::LIGHT_SQUARES.contains(from) => {
+                diagonal |= Bitboard::LIGHT_SQUARES
+            }
+            Role::Bishop => diagonal |= Bitboard::DARK_SQUARES,
+            Role::Pawn => {
+                let promote = t.promote(Color::White, from);
+                if promote < moves {
+                    return (Bitboard::FULL, Bitboard::FULL);
+                }
+                if promote == moves {
+                    let row = t.state_row(Color::White, role, from);
+                    for to in Bitboard::from_rank(Rank::Eighth) {
+                        let within = |r: Role| row[(r as usize - 1) * 64 + to.to_usize()] <= moves;
+                        if within(Role::Queen) || within(Role::Rook) {
+                            straight |= attacks::rook_attacks(to, Bitboard::EMPTY);
+                        }
+                        if within(Role::Queen) || within(Role::Bishop) {
+                            diagonal |= attacks::bishop_attacks(to, Bitboard::EMPTY);
+                        }
+                    }
+                }
+            }
+            Role::King | Role::Knight => {}
+        }
+    }
+    (straight, diagonal)
+}
+
+/// What the test knows of both sides.
+struct Sides<'a> {
+    t: &'a Tables,
+    occupied: Bitboard,
+    /// Squares Black's units stand on.
+    black_now: Bitboard,
+    /// Squares some Black unit can stand on within Black's moves.
+    black_near: Bitboard,
+    /// Squares some White unit can stand on within White's moves.
+    white_near: Bitboard,
+    black: &'a [(Role, Square)],
+    white: &'a [(Role, Square)],
+    black_moves: u8,
+    white_moves: u8,
+    pins: (Bitboard, Bitboard),
+}
+
+impl Sides<'_> {
+    /// The fewest moves a Black unit other than the `i`th needs to stand
+    /// on `sq`.
+    fn other_black(&self, i: usize, sq: Square) -> u8 {
+        self.black
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, &(role, from))| self.t.reach(Color::Black, role, from, sq))
+            .min()
+            .unwrap_or(u8::MAX)
+    }
+
+    /// The fewest moves a White unit needs to stand on `sq`.
+    fn white(&self, sq: Square) -> u8 {
+        self.white
+            .iter()
+            .map(|&(role, from)| self.t.reach(Color::White, role, from, sq))
+            .min()
+            .unwrap_or(u8::MAX)
+    }
+
+    /// May the `i`th Black unit end without a move, or pinned, in Black's
+    /// moves left (its own and its blockers') and White's?
+    fn may_stop(&self, i: usize) -> bool {
+        let (role, from) = self.black[i];
+        let moves = usize::from(self.black_moves);
+        if role != Role::Pawn {
+            let within = self.t.near(Color::Black, role, from, moves);
+            return within.into_iter().any(|sq| {
+                let d = self.t.reach(Color::Black, role, from, sq);
+                self.stops(i, role, sq, d)
+            });
+        }
+        // Filled in front, it stops where it stands.
+        if sq_ahead(from).is_some_and(|push| self.occupied.contains(push)) {
+            return true;
+        }
+        // Every role it may end in: a pawn, or what it promotes to.
+        let row = self.t.state_row(Color::Black, role, from);
+        let near = &pawn_states()[from.to_usize()];
+        (0..FINAL_ROLES).any(|r| {
+            let last = Role::ALL[r];
+            near[r][moves].into_iter().any(|sq| {
+                let d = row[r * 64 + sq.to_usize()];
+                self.stops(i, last, sq, d)
+            })
+        })
+    }
+
+    /// May the `i`th Black unit end without a move as `role` on `sq`,
+    /// having used `d` of Black's moves to get there?
+    fn stops(&self, i: usize, role: Role, sq: Square, d: u8) -> bool {
+        let (straight, diagonal) = self.pins;
+        // A pin stops a knight on any line, a bishop on a rank or file, a
+        // rook on a diagonal, a pawn on either (a superset of the pins
+        // that stop one); a queen moves along every line.
+        let pinned = match role {
+            Role::Knight | Role::Pawn => straight | diagonal,
+            Role::Bishop => straight,
+            Role::Rook => diagonal,
+            Role::Queen | Role::King => Bitboard::EMPTY,
+        };
+        if pinned.contains(sq) {
+            return true;
+        }
+        let black_moves = u32::from(self.black_moves);
+        let wall = match role {
+            Role::Pawn => {
+                // Black pawns stand on ranks 2 to 7: the push square is on
+                // the board. Any unit may fill it.
+                let Some(push) = sq_ahead(sq) else {
+                    return true;
+                };
+                return (self.black_near.contains(push)
+                    && u32::from(d) + u32::from(self.other_black(i, push)) <= black_moves)
+                    || (self.white_near.contains(push) && self.white(push) <= self.white_moves);
+            }
+            Role::Knight => attacks::knight_attacks(sq),
+            Role::Bishop => attacks::king_attacks(sq) & !straight_lines(sq),
+            Role::Rook => attacks::king_attacks(sq) & straight_lines(sq),
+            Role::Queen | Role::King => attacks::king_attacks(sq),
+        };
+        // Every square of its first step held by another Black unit: each
+        // one not held now costs a move (told without counting bits), and
+        // the units that fill them are distinct.
+        let spare = black_moves.saturating_sub(u32::from(d));
+        self.black_near.is_superset(wall)
+            && !more_than(wall & !self.black_now, spare)
+            && wall.count() < self.black.len()
+            && self.may_fill(1 << i, wall, spare, &mut { WALL_STEPS })
+    }
+
+    /// Can the Black units not in `used` (a bit per unit) fill `squares`,
+    /// a distinct unit each, within `moves` moves all told? A search over
+    /// the assignments, cut by each square's cheapest unit; after
+    /// `steps` it answers yes (admissible, and no answer costs more).
+    fn may_fill(&self, used: u32, squares: Bitboard, moves: u32, steps: &mut u32) -> bool {
+        let Some(b) = squares.first() else {
+            return true;
+        };
+        if *steps == 0 {
+            return true;
+        }
+        *steps -= 1;
+        let rest = squares.without(b);
+        let cheapest = rest
+            .into_iter()
+            .map(|r| u32::from(self.other_black(usize::MAX, r)))
+            .sum::<u32>();
+        self.black.iter().enumerate().any(|(j, &(role, from))| {
+            let d = u32::from(self.t.reach(Color::Black, role, from, b));
+            used & (1 << j) == 0
+                && d + cheapest <= moves
+                && self.may_fill(used | 1 << j, rest, moves - d, steps)
+        })
+    }
+}
+
+/// Assignments [`Sides::may_fill`] tries at most for one wall.
+const WALL_STEPS: u32 = 64;
+
+/// The rank and file of `sq` (shifts, not a table lookup: this runs at
+/// every square a unit may stop on).
+fn straight_lines(sq: Square) -> Bitboard {
+    Bitboard::from_rank(sq.rank()) | Bitboard::from_file(sq.file())
+}
+
+/// Does `squares` hold more than `k` squares?
+fn more_than(mut squares: Bitboard, k: u32) -> bool {
+    for _ in 0..k {
+        if squares.is_empty() {
+            return false;
+        }
+        squares.discard(squares.first().unwrap_or(Square::A1));
+    }
+    squares.any()
+}
+
+/// The square a Black pawn on `sq` pushes to.
+fn sq_ahead(sq: Square) -> Option<Square> {
+    sq.offset(-8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+    use shakmaty::EnPassantMode;
+
+    use crate::testing::{any_move, position, random_games_from, stalemate_in};
+
+    /// Stalemates where White takes Black's promoted units one by one.
+    const EXCELSIORS: [(&str, &str); 4] = [
+        // hpint 74 (Wermelinger).
+        (
+            "5n2/K7/8/8/8/8/p2pP1p1/7k b - - 0 1",
+            "a2a1b e2e4 a1f6 e4e5 g2g1r e5f6 g1g7 f6g7 d2d1n g7f8q d1f2 f8f2",
+        ),
+        // hpint 64 (Alaikow).
+        (
+            "8/8/6K1/8/1P3p2/8/1p1p2p1/7k b - - 0 1",
+            "g2g1b b4b5 g1a7 b5b6 b2b1r b6a7 b1b8 a7b8q d2d1n b8f4 d1f2 f4f2",
+        ),
+        // hpint 54 (Szentai).
+        (
+            "8/8/8/8/8/p7/P2p1pp1/1K5k b - - 0 1",
+            "d2d1b b1a1 d1b3 a2b3 f2f1b b3b4 f1a6 b4b5 g2g1b b5a6 g1h2 a6a7 h2b8 a7b8q a3a2 b8g3",
+        ),
+        // hpint 33 (Steudel): four promotions.
+        (
+            "8/8/6KP/8/8/8/1pp1Rppp/k7 b - - 0 1",
+            "c2c1r h6h7 c1h1 h7h8q g2g1b h8h3 b2b1n h3f1",
+        ),
+    ];
+
+    /// Every position on the way to a real helpstalemate passes with the
+    /// plies it still has, and where White must take, its move takes.
+    #[test]
+    fn stalemate_lines_pass_all_along() {
+        for (fen, line) in EXCELSIORS {
+            let mut pos = position(fen);
+            let moves: Vec<&str> = line.split(' ').collect();
+            for (i, uci) in moves.iter().enumerate() {
+                let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+                match immobility(&pos, (moves.len() - i) as u8) {
+                    Immobility::Hopeless => panic!("{fen} before {uci}"),
+                    Immobility::MustTake(units) => {
+                        assert!(takes(&m).is_some_and(|sq| units.contains(sq)), "{uci}");
+                    }
+                    Immobility::Open => {}
+                }
+                pos.play_unchecked(m);
+            }
+            assert!(pos.is_stalemate(), "{fen}");
+        }
+    }
+
+    /// A queen in the open must be taken; one in a corner behind its own
+    /// units need not be.
+    #[test]
+    fn a_free_queen_must_be_taken() {
+        // Two Black queens and a knight, two White moves: one unit too
+        // many for White to take.
+        let pos = position("7k/8/8/3q4/8/2n1q3/8/K7 b - - 0 1");
+        assert_eq!(immobility(&pos, 4), Immobility::Hopeless);
+        // A bishop in the corner behind its own pawn stops without a move.
+        let pos = position("7k/8/8/3q4/7K/2n5/1p6/b7 b - - 0 1");
+        assert_eq!(immobility(&pos, 4), Immobility::Open);
+    }
+
+    /// A position the test rejects has no helpstalemate of that length,
+    /// checked by playing every line along random games; and the test
+    /// rejects some, or it would prove nothing.
+    #[test]
+    fn rejected_positions_have_no_stalemate() {
+        let fens = [
+            "5n2/K7/8/8/8/8/p2pP1p1/7k b - - 0 1",
+            "8/8/6K1/8/1P3p2/8/1p1p2p1/7k b - - 0 1",
+            "8/8/6KP/8/8/8/1pp1Rppp/k7 b - - 0 1",
+            "r3k2r/8/8/8/8/8/1pP5/R3K3 b Qkq - 0 1",
+            "4k3/3pn3/8/4Pp2/8/2B5/2p5/K7 w - f6 0 1",
+            "7k/6p1/5pPb/5P2/8/8/1n6/K2B4 b - - 0 1",
+        ];
+        let (mut tested, mut rejected, mut turned_away) = (0, 0, 0);
+        for fen in fens {
+            for game in random_games_from(&position(fen), 5, 40, 30, any_move) {
+                for pos in game {
+                    for left in [2u8, 3] {
+                        // The line must end with White's move.
+                        if pos.turn().is_white() != (left % 2 == 1) {
+                            continue;
+                        }
+                        tested += 1;
+                        let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                        match immobility(&pos, left) {
+                            Immobility::Hopeless => {
+                                rejected += 1;
+                                assert!(!stalemate_in(&pos, left), "{fen} in {left}");
+                            }
+                            Immobility::MustTake(units) => {
+                                for m in pos.legal_moves() {
+                                    if takes(&m).is_some_and(|sq| units.contains(sq)) {
+                                        continue;
+                                    }
+                                    turned_away += 1;
+                                    let mut next = pos.clone();
+                                    next.play_unchecked(m);
+                                    assert!(!stalemate_in(&next, left - 1), "{fen} {m}");
+                                }
+                            }
+                            Immobility::Open => {}
+                        }
+                    }
+                }
+            }
+        }
+        println!("{turned_away} White moves turned away");
+        assert!(turned_away > 100, "{turned_away} White moves turned away");
+        println!("{rejected} of {tested} rejected");
+        assert!(rejected * 10 > tested, "{rejected} of {tested} rejected");
+    }
+}
