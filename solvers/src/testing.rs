@@ -51,6 +51,21 @@ pub fn stalemate_in(pos: &Chess, left: u8) -> bool {
     })
 }
 
+/// Positions along random games from each of `fens`, each with 2 or 3
+/// plies left so that a helpstalemate's last move is White's.
+pub fn stalemate_cases(fens: &[&str]) -> Vec<(Chess, u8)> {
+    let mut cases = Vec::new();
+    for fen in fens {
+        for game in random_games_from(&position(fen), 5, 40, 30, any_move) {
+            for pos in game {
+                let left = if pos.turn().is_white() { 3 } else { 2 };
+                cases.push((pos, left));
+            }
+        }
+    }
+    cases
+}
+
 /// The setup `fen` describes, legal or not; panics when it does not parse.
 pub fn setup(fen: &str) -> Setup {
     fen.parse::<Fen>()

@@ -719,7 +719,7 @@ mod tests {
     /// test rejects some, or it would prove nothing.
     #[test]
     fn rejected_positions_have_no_stalemate() {
-        use crate::testing::{any_move, random_games_from};
+        use crate::testing::stalemate_cases;
         let fens = [
             "8/8/6KP/8/8/8/1pp1Rppp/k7 b - - 0 1",
             "8/8/8/8/8/p7/P2p1pp1/1K5k b - - 0 1",
@@ -729,28 +729,15 @@ mod tests {
             "k7/8/1K6/8/8/8/6p1/7R b - - 0 1",
         ];
         let (mut tested, mut rejected) = (0, 0);
-        for fen in fens {
-            for game in random_games_from(&position(fen), 5, 40, 30, any_move) {
-                for pos in game {
-                    for left in [2u8, 3] {
-                        // The line must end with White's move.
-                        if pos.turn().is_white() != (left % 2 == 1) {
-                            continue;
-                        }
-                        tested += 1;
-                        if !may_stalemate(&pos, left) {
-                            rejected += 1;
-                            assert!(
-                                !stalemate_in(&pos, left),
-                                "{} in {left}",
-                                shakmaty::fen::Fen::from_position(
-                                    &pos,
-                                    shakmaty::EnPassantMode::Legal
-                                )
-                            );
-                        }
-                    }
-                }
+        for (pos, left) in stalemate_cases(&fens) {
+            tested += 1;
+            if !may_stalemate(&pos, left) {
+                rejected += 1;
+                assert!(
+                    !stalemate_in(&pos, left),
+                    "{} in {left}",
+                    shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                );
             }
         }
         println!("{rejected} of {tested} rejected");

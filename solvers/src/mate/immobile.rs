@@ -386,7 +386,7 @@ mod tests {
     use shakmaty::uci::UciMove;
     use shakmaty::EnPassantMode;
 
-    use crate::testing::{any_move, position, random_games_from, stalemate_in};
+    use crate::testing::{position, stalemate_cases, stalemate_in};
 
     /// Stalemates where White takes Black's promoted units one by one.
     const EXCELSIORS: [(&str, &str); 4] = [
@@ -461,41 +461,31 @@ mod tests {
             "7k/6p1/5pPb/5P2/8/8/1n6/K2B4 b - - 0 1",
         ];
         let (mut tested, mut rejected, mut turned_away) = (0, 0, 0);
-        for fen in fens {
-            for game in random_games_from(&position(fen), 5, 40, 30, any_move) {
-                for pos in game {
-                    for left in [2u8, 3] {
-                        // The line must end with White's move.
-                        if pos.turn().is_white() != (left % 2 == 1) {
+        for (pos, left) in stalemate_cases(&fens) {
+            tested += 1;
+            let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+            match immobility(&pos, left) {
+                Immobility::Hopeless => {
+                    rejected += 1;
+                    assert!(!stalemate_in(&pos, left), "{fen} in {left}");
+                }
+                Immobility::MustTake(units) => {
+                    for m in pos.legal_moves() {
+                        if takes(&m).is_some_and(|sq| units.contains(sq)) {
                             continue;
                         }
-                        tested += 1;
-                        let fen = Fen::from_position(&pos, EnPassantMode::Legal);
-                        match immobility(&pos, left) {
-                            Immobility::Hopeless => {
-                                rejected += 1;
-                                assert!(!stalemate_in(&pos, left), "{fen} in {left}");
-                            }
-                            Immobility::MustTake(units) => {
-                                for m in pos.legal_moves() {
-                                    if takes(&m).is_some_and(|sq| units.contains(sq)) {
-                                        continue;
-                                    }
-                                    turned_away += 1;
-                                    let mut next = pos.clone();
-                                    next.play_unchecked(m);
-                                    assert!(!stalemate_in(&next, left - 1), "{fen} {m}");
-                                }
-                            }
-                            Immobility::Open => {}
-                        }
+                        turned_away += 1;
+                        let mut next = pos.clone();
+                        next.play_unchecked(m);
+                        assert!(!stalemate_in(&next, left - 1), "{fen} {m}");
                     }
                 }
+                Immobility::Open => {}
             }
         }
-        println!("{turned_away} White moves turned away");
-        assert!(turned_away > 100, "{turned_away} White moves turned away");
         println!("{rejected} of {tested} rejected");
         assert!(rejected * 10 > tested, "{rejected} of {tested} rejected");
+        println!("{turned_away} White moves turned away");
+        assert!(turned_away > 100, "{turned_away} White moves turned away");
     }
 }
