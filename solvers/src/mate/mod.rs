@@ -23,7 +23,11 @@
 //!
 //! The shortcuts that only hold for mate (checking moves alone at the
 //! last move, the recogniser, mate pictures, the move-count test) are off
-//! for the stalemate goal, whose search is otherwise the same.
+//! for the stalemate goal, whose search is otherwise the same. It has its
+//! own: the stalemate tests of the last moves ([`crate::stalemating`]),
+//! and in helpstalemates the move-count test without its check and a test
+//! that every Black unit but the king can still end captured or without a
+//! move (`immobile`), which also tells White when its move must capture.
 //!
 //! Helpmates are pruned by mate pictures (the final positions that can
 //! still be reached in the moves left, after Popeye's intelligent mode) and
