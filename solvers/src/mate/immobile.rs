@@ -12,9 +12,11 @@
 //! ([`super::help_bound::Tables`]), which only ever undercount: a pin
 //! asks some White unit to stand, as a line piece, on a line through the
 //! square; a wall of blockers asks the unit's moves to the square plus the
-//! cheapest other Black unit's moves to each blocking square, within
+//! moves of distinct other Black units to the blocking squares, within
 //! Black's moves. The test only ever rejects positions with no
-//! helpstalemate of that length, so it loses no solution.
+//! helpstalemate of that length, so it loses no solution. When White, to
+//! move, has no move to spare for the units that must be taken, its move
+//! must take one of them ([`Immobility::MustTake`]).
 //!
 //! The distances are those of [`super::help_bound`]; the king's own
 //! stalemate is [`super::help_bound::may_stalemate`]'s.
