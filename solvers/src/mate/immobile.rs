@@ -324,18 +324,38 @@ impl Sides<'_> {
         // one not held now costs a move (told without counting bits), and
         // the units that fill them are distinct.
         let spare = black_moves.saturating_sub(u32::from(d));
-        self.black_near.is_superset(wall)
-            && !more_than(wall & !self.black_now, spare)
-            && wall.count() < self.black.len()
-            && self.may_fill(1 << i, wall, spare, &mut { WALL_STEPS })
+        if !self.black_near.is_superset(wall)
+            || more_than(wall & !self.black_now, spare)
+            || wall.count() >= self.black.len()
+        {
+            return false;
+        }
+        // Per square (in the search's order), what the squares after it
+        // cost at least, each its cheapest unit: worked out once per wall,
+        // read at every step of the search.
+        let mut after = [0u32; 8];
+        let mut sum = 0;
+        for (k, b) in wall.into_iter().enumerate().rev() {
+            after[k] = sum;
+            sum += u32::from(self.other_black(usize::MAX, b));
+        }
+        self.may_fill(1 << i, wall, &after, spare, &mut { WALL_STEPS })
     }
 
     /// Can the Black units not in `used` (a bit per unit) fill `squares`,
     /// a distinct unit each, within `moves` moves all told? A search over
-    /// the assignments, cut by each square's cheapest unit; after
-    /// `steps` it answers yes (admissible, and no answer costs more).
-    fn may_fill(&self, used: u32, squares: Bitboard, moves: u32, steps: &mut u32) -> bool {
-        let Some(b) = squares.first() else {
+    /// the assignments, cut by `after` (the least the squares after the
+    /// first cost); after `steps` it answers yes (admissible, and no
+    /// answer costs more).
+    fn may_fill(
+        &self,
+        used: u32,
+        squares: Bitboard,
+        after: &[u32],
+        moves: u32,
+        steps: &mut u32,
+    ) -> bool {
+        let (Some(b), Some((&cheapest, after))) = (squares.first(), after.split_first()) else {
             return true;
         };
         if *steps == 0 {
@@ -343,15 +363,11 @@ impl Sides<'_> {
         }
         *steps -= 1;
         let rest = squares.without(b);
-        let cheapest = rest
-            .into_iter()
-            .map(|r| u32::from(self.other_black(usize::MAX, r)))
-            .sum::<u32>();
         self.black.iter().enumerate().any(|(j, &(role, from))| {
             let d = u32::from(self.t.reach(Color::Black, role, from, b));
             used & (1 << j) == 0
                 && d + cheapest <= moves
-                && self.may_fill(used | 1 << j, rest, moves - d, steps)
+                && self.may_fill(used | 1 << j, rest, after, moves - d, steps)
         })
     }
 }
@@ -368,10 +384,9 @@ fn straight_lines(sq: Square) -> Bitboard {
 /// Does `squares` hold more than `k` squares?
 fn more_than(mut squares: Bitboard, k: u32) -> bool {
     for _ in 0..k {
-        if squares.is_empty() {
+        if squares.pop_front().is_none() {
             return false;
         }
-        squares.discard(squares.first().unwrap_or(Square::A1));
     }
     squares.any()
 }
