@@ -13,8 +13,13 @@
 //! asks some White unit to stand, as a line piece, on a line through the
 //! square; a wall of blockers asks the unit's moves to the square plus the
 //! moves of distinct other Black units to the blocking squares, within
-//! Black's moves. The test only ever rejects positions with no
-//! helpstalemate of that length, so it loses no solution. When White, to
+//! Black's moves. Two joint counts come on top: a White line piece pins
+//! one unit at most (on its one line to the king), so the units only a
+//! pin stops, past the White units that are or may become line pieces,
+//! are taken too; and each Black move moves one unit, so the units' own
+//! least moves to where they are taken or stop add up within Black's
+//! moves. The test only ever rejects positions with no helpstalemate of
+//! that length, so it loses no solution. When White, to
 //! move, has no move to spare for the units that must be taken, its move
 //! must take one of them ([`Immobility::MustTake`]).
 //!
@@ -109,22 +114,53 @@ pub(crate) fn immobility(pos: &Chess, left: u8) -> Immobility {
     // to take are told when they are as many as White's moves.
     let tell = pos.turn().is_white() && castling_bonus(pos, Color::White) == 0;
     let moves = usize::from(white_moves);
+    // The most units the test may still find to take, past which it
+    // tells nothing: White's moves, less one when it tells what to take.
+    let open_below = if tell { moves } else { moves + 1 };
+    let pinners = sides.pins.pinners;
+    // Each unit, pins allowed: taken, or stopped some way.
     let mut taken = Bitboard::EMPTY;
+    let mut stopped = [0usize; MAX_UNITS];
+    let mut n_stopped: usize = 0;
     for (done, &i) in order[..n].iter().enumerate() {
-        // The rest could all be taken (with a move to spare, when told).
-        let rest = taken.count() + (n - done);
-        if rest < moves || (rest == moves && !tell) {
+        // The rest could all be taken, and those stopped all but pinned.
+        let most = taken.count() + (n - done) + n_stopped.saturating_sub(pinners);
+        if most < open_below {
             return Immobility::Open;
         }
-        if !sides.may_stop(i) {
+        if sides.may_stop(i, true) {
+            stopped[n_stopped] = i;
+            n_stopped += 1;
+        } else {
             taken.add(sides.black[i].1);
             if taken.count() > moves {
                 return Immobility::Hopeless;
             }
         }
     }
-    if tell && taken.count() == moves {
-        Immobility::MustTake(taken)
+    // A White line piece pins one unit at most: past the pinners, the
+    // units only a pin stops are taken too.
+    let mut pinned_only = Bitboard::EMPTY;
+    for (done, &i) in stopped[..n_stopped].iter().enumerate() {
+        let most = taken.count() + (pinned_only.count() + n_stopped - done).saturating_sub(pinners);
+        if most < open_below {
+            break;
+        }
+        if !sides.may_stop(i, false) {
+            pinned_only.add(sides.black[i].1);
+        }
+    }
+    let excess = pinned_only.count().saturating_sub(pinners);
+    if taken.count() + excess > moves || !sides.moves_suffice(&order[..n]) {
+        Immobility::Hopeless
+    } else if tell && taken.count() + excess == moves {
+        // A take of a unit only a pin stops counts when they outnumber
+        // the pinners.
+        Immobility::MustTake(if excess > 0 {
+            taken | pinned_only
+        } else {
+            taken
+        })
     } else {
         Immobility::Open
     }
@@ -179,45 +215,68 @@ fn fill(pos: &Chess, color: Color, out: &mut [(Role, Square); MAX_UNITS]) -> Opt
     Some(n)
 }
 
-/// Squares where a Black unit may end pinned, within White's moves: on a
-/// rank or file (`.0`) or a diagonal (`.1`) through a square some White
-/// unit can stand on as a rook or queen (bishop or queen), other than
-/// that square itself. A supersets will do: a piece with a move to spare
-/// reaches a line through any square (a bishop, any of its colour); a
-/// pawn that promotes with its last move pins from its promotion squares.
-/// The king's side of the line is not asked for.
-fn pin_squares(t: &Tables, white: &[(Role, Square)], moves: u8) -> (Bitboard, Bitboard) {
-    let (mut straight, mut diagonal) = (Bitboard::EMPTY, Bitboard::EMPTY);
+/// Where Black units may end pinned, and by how many White units.
+#[derive(Debug, Clone, Copy)]
+struct Pins {
+    /// Squares on a rank or file through a square some White unit can
+    /// stand on as a rook or queen within White's moves, other than that
+    /// square itself.
+    straight: Bitboard,
+    /// The same on diagonals, for a bishop or queen.
+    diagonal: Bitboard,
+    /// White units that are or may become line pieces in time: each pins
+    /// one unit at most, on its one line to the king.
+    pinners: usize,
+}
+
+/// Where Black units may end pinned, within White's moves. Supersets will
+/// do: a piece with a move to spare reaches a line through any square (a
+/// bishop, any of its colour); a pawn that promotes with its last move
+/// pins from its promotion squares. The king's side of the line is not
+/// asked for.
+fn pin_squares(t: &Tables, white: &[(Role, Square)], moves: u8) -> Pins {
+    let mut pins = Pins {
+        straight: Bitboard::EMPTY,
+        diagonal: Bitboard::EMPTY,
+        pinners: 0,
+    };
     for &(role, from) in white {
         match role {
-            Role::Queen => return (Bitboard::FULL, Bitboard::FULL),
-            Role::Rook => straight = Bitboard::FULL,
-            Role::Bishop if Bitboard::LIGHT_SQUARES.contains(from) => {
-                diagonal |= Bitboard::LIGHT_SQUARES
+            Role::Queen => {
+                pins.straight = Bitboard::FULL;
+                pins.diagonal = Bitboard::FULL;
             }
-            Role::Bishop => diagonal |= Bitboard::DARK_SQUARES,
+            Role::Rook => pins.straight = Bitboard::FULL,
+            Role::Bishop if Bitboard::LIGHT_SQUARES.contains(from) => {
+                pins.diagonal |= Bitboard::LIGHT_SQUARES
+            }
+            Role::Bishop => pins.diagonal |= Bitboard::DARK_SQUARES,
             Role::Pawn => {
                 let promote = t.promote(Color::White, from);
-                if promote < moves {
-                    return (Bitboard::FULL, Bitboard::FULL);
+                if promote > moves {
+                    continue;
                 }
-                if promote == moves {
+                if promote < moves {
+                    pins.straight = Bitboard::FULL;
+                    pins.diagonal = Bitboard::FULL;
+                } else {
                     let row = t.state_row(Color::White, role, from);
                     for to in Bitboard::from_rank(Rank::Eighth) {
                         let within = |r: Role| row[(r as usize - 1) * 64 + to.to_usize()] <= moves;
                         if within(Role::Queen) || within(Role::Rook) {
-                            straight |= attacks::rook_attacks(to, Bitboard::EMPTY);
+                            pins.straight |= attacks::rook_attacks(to, Bitboard::EMPTY);
                         }
                         if within(Role::Queen) || within(Role::Bishop) {
-                            diagonal |= attacks::bishop_attacks(to, Bitboard::EMPTY);
+                            pins.diagonal |= attacks::bishop_attacks(to, Bitboard::EMPTY);
                         }
                     }
                 }
             }
-            Role::King | Role::Knight => {}
+            Role::King | Role::Knight => continue,
         }
+        pins.pinners += 1;
     }
-    (straight, diagonal)
+    pins
 }
 
 /// What the test knows of both sides.
@@ -234,7 +293,7 @@ struct Sides<'a> {
     white: &'a [(Role, Square)],
     black_moves: u8,
     white_moves: u8,
-    pins: (Bitboard, Bitboard),
+    pins: Pins,
 }
 
 impl Sides<'_> {
@@ -259,16 +318,16 @@ impl Sides<'_> {
             .unwrap_or(u8::MAX)
     }
 
-    /// May the `i`th Black unit end without a move, or pinned, in Black's
-    /// moves left (its own and its blockers') and White's?
-    fn may_stop(&self, i: usize) -> bool {
+    /// May the `i`th Black unit end without a move (pinned, if `pins`),
+    /// in Black's moves left (its own and its blockers') and White's?
+    fn may_stop(&self, i: usize, pins: bool) -> bool {
         let (role, from) = self.black[i];
         let moves = usize::from(self.black_moves);
         if role != Role::Pawn {
             let within = self.t.near(Color::Black, role, from, moves);
             return within.into_iter().any(|sq| {
                 let d = self.t.reach(Color::Black, role, from, sq);
-                self.stops(i, role, sq, d)
+                self.stops(i, role, sq, d, pins)
             });
         }
         // Filled in front, it stops where it stands.
@@ -282,15 +341,79 @@ impl Sides<'_> {
             let last = Role::ALL[r];
             near[r][moves].into_iter().any(|sq| {
                 let d = row[r * 64 + sq.to_usize()];
-                self.stops(i, last, sq, d)
+                self.stops(i, last, sq, d, pins)
             })
         })
     }
 
-    /// May the `i`th Black unit end without a move as `role` on `sq`,
-    /// having used `d` of Black's moves to get there?
-    fn stops(&self, i: usize, role: Role, sq: Square, d: u8) -> bool {
-        let (straight, diagonal) = self.pins;
+    /// Do Black's moves suffice for every unit in `units` to reach where
+    /// it is taken or stops? Each Black move moves one unit, so the
+    /// units' own least moves add up.
+    fn moves_suffice(&self, units: &[usize]) -> bool {
+        let mut sum = 0;
+        units.iter().all(|&i| {
+            self.least_moves(i).is_some_and(|d| {
+                sum += u32::from(d);
+                sum <= u32::from(self.black_moves)
+            })
+        })
+    }
+
+    /// The fewest moves the `i`th Black unit needs to reach a square where
+    /// a White unit may take it, or where it may stop; `None` past Black's
+    /// moves.
+    fn least_moves(&self, i: usize) -> Option<u8> {
+        let (role, from) = self.black[i];
+        if role == Role::Pawn && sq_ahead(from).is_some_and(|push| self.occupied.contains(push)) {
+            return Some(0);
+        }
+        let moves = usize::from(self.black_moves);
+        let pawn = &pawn_states()[from.to_usize()];
+        for d in 0..=moves {
+            // The squares first reached in `d` moves, in each final role.
+            let ring = |within: &[Bitboard; NEAR]| match d {
+                0 => within[0],
+                _ => within[d] & !within[d - 1],
+            };
+            let found = if role == Role::Pawn {
+                (0..FINAL_ROLES).any(|r| {
+                    let ring = ring(&pawn[r]);
+                    // En passant: the White pawn lands behind it.
+                    let behind = match r {
+                        0 => (ring & Bitboard::from_rank(Rank::Fifth)).shift(8),
+                        _ => Bitboard::EMPTY,
+                    };
+                    ((ring | behind) & self.white_near).any()
+                        || ring
+                            .into_iter()
+                            .any(|sq| self.stops(i, Role::ALL[r], sq, d as u8, true))
+                })
+            } else {
+                let ring = match d {
+                    0 => Bitboard::from(from),
+                    _ => {
+                        self.t.near(Color::Black, role, from, d)
+                            & !self.t.near(Color::Black, role, from, d - 1)
+                    }
+                };
+                (ring & self.white_near).any()
+                    || ring
+                        .into_iter()
+                        .any(|sq| self.stops(i, role, sq, d as u8, true))
+            };
+            if found {
+                return Some(d as u8);
+            }
+        }
+        None
+    }
+
+    /// May the `i`th Black unit end without a move (pinned, if `pins`) as
+    /// `role` on `sq`, having used `d` of Black's moves to get there?
+    fn stops(&self, i: usize, role: Role, sq: Square, d: u8, pins: bool) -> bool {
+        let Pins {
+            straight, diagonal, ..
+        } = self.pins;
         // A pin stops a knight on any line, a bishop on a rank or file, a
         // rook on a diagonal, a pawn on either (a superset of the pins
         // that stop one); a queen moves along every line.
@@ -300,7 +423,7 @@ impl Sides<'_> {
             Role::Rook => diagonal,
             Role::Queen | Role::King => Bitboard::EMPTY,
         };
-        if pinned.contains(sq) {
+        if pins && pinned.contains(sq) {
             return true;
         }
         let black_moves = u32::from(self.black_moves);
@@ -459,9 +582,29 @@ mod tests {
         // many for White to take.
         let pos = position("7k/8/8/3q4/8/2n1q3/8/K7 b - - 0 1");
         assert_eq!(immobility(&pos, 4), Immobility::Hopeless);
-        // A bishop in the corner behind its own pawn stops without a move.
-        let pos = position("7k/8/8/3q4/7K/2n5/1p6/b7 b - - 0 1");
+        // A bishop in the corner behind its own pawn stops without a move;
+        // the queen and the knight each reach the White king in a move.
+        let pos = position("7k/8/8/3q4/6K1/2n5/1p6/b7 b - - 0 1");
         assert_eq!(immobility(&pos, 4), Immobility::Open);
+    }
+
+    /// One bishop pins one knight at most: of three knights on its
+    /// colour, with one White move, two stay free.
+    #[test]
+    fn a_pinner_pins_one_unit() {
+        let pos = position("4k3/8/3n1n2/8/3n4/8/8/K1B5 b - - 0 1");
+        assert_eq!(immobility(&pos, 2), Immobility::Hopeless);
+        assert!(!stalemate_in(&pos, 2));
+    }
+
+    /// White could take the queen and the knight in its two moves, but
+    /// Black cannot bring both within the White king's reach in its two:
+    /// the queen needs a move, the knight two.
+    #[test]
+    fn black_moves_add_up() {
+        let pos = position("7k/8/8/3q4/7K/2n5/1p6/b7 b - - 0 1");
+        assert_eq!(immobility(&pos, 4), Immobility::Hopeless);
+        assert!(!stalemate_in(&pos, 4));
     }
 
     /// A position the test rejects has no helpstalemate of that length,
