@@ -232,6 +232,12 @@ struct Unpinnable {
 #[derive(Debug, Clone)]
 pub struct ReplyTest {
     units: [Option<Unpinnable>; 15],
+    /// [`flight_need`] with the king and every unit where they stand: a
+    /// move that neither leaves nor lands on `near_flights` keeps it.
+    flights: Bitboard,
+    /// The squares from which a unit may block, open or make a line or
+    /// step to a flight of the king, or fill one.
+    near_flights: Bitboard,
     /// The other side may castle: its king and rook land together, which
     /// the reach test below does not model.
     castles: bool,
@@ -246,8 +252,23 @@ impl ReplyTest {
         if pos.board().by_color(side).count() > 16 {
             return None;
         }
+        let board = pos.board();
+        let near_flights = (attacks::king_attacks(king) & !board.by_color(side))
+            .into_iter()
+            .fold(attacks::king_attacks(king), |near, flight| {
+                near | attacks::queen_attacks(flight, Bitboard::EMPTY)
+                    | attacks::knight_attacks(flight)
+            });
         let mut test = ReplyTest {
             units: [None; 15],
+            flights: flight_need(
+                board,
+                side,
+                king,
+                board.by_color(side),
+                board.by_color(!side),
+            ),
+            near_flights,
             castles: pos.castles().has_color(!side),
         };
         let unpinnable = mobile(pos, side).filter(|&(sq, _, _)| beyond(king, sq).is_empty());
@@ -308,7 +329,14 @@ impl ReplyTest {
                 return false;
             }
         }
-        need &= flight_need(board, side, king, ours, theirs);
+        need &= if role == Role::King
+            || self.near_flights.contains(from)
+            || self.near_flights.contains(to)
+        {
+            flight_need(board, side, king, ours, theirs)
+        } else {
+            self.flights
+        };
         if need.is_empty() {
             return false;
         }
