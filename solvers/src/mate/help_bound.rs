@@ -431,20 +431,78 @@ fn may_end(pos: &Chess, left: u8, check: bool) -> bool {
     let n_black = units(board.by_color(Color::Black) & !board.kings(), &mut black);
     let (white, black) = (&white[..n_white], &black[..n_black]);
     let t = tables();
-    Square::ALL
-        .into_iter()
-        .filter(|k| k.distance(black_king) <= u32::from(black_moves + black_bonus / 2))
-        .any(|k| {
-            let spare = black_moves + black_bonus - k.distance(black_king) as u8;
-            picture_possible(t, white, black, k, white_moves, spare, check)
-        })
+    let mut least = Least::new(t, white, black);
+    let reach = u32::from(black_moves + black_bonus / 2);
+    squares_within(black_king, reach).into_iter().any(|k| {
+        let spare = black_moves + black_bonus - k.distance(black_king) as u8;
+        picture_possible(t, &mut least, white, black, k, white_moves, spare, check)
+    })
+}
+
+/// The squares at most `d` king steps from `sq`: a box of files and ranks.
+fn squares_within(sq: Square, d: u32) -> Bitboard {
+    let (file, rank) = (sq.file() as u32, sq.rank() as u32);
+    let span = |at: u32, to_bb: fn(u32) -> Bitboard| {
+        (at.saturating_sub(d)..=(at + d).min(7)).fold(Bitboard::EMPTY, |all, i| all | to_bb(i))
+    };
+    span(file, |f| Bitboard::from_file(shakmaty::File::new(f)))
+        & span(rank, |r| Bitboard::from_rank(shakmaty::Rank::new(r)))
+}
+
+/// Per square, the fewest moves for a White unit to attack it and for a
+/// Black unit (the king aside) to stand on it: the same for every king
+/// square [`may_end`] tries, so each is worked out once, when first asked.
+struct Least<'a> {
+    t: &'a Tables,
+    white: &'a [Unit],
+    black: &'a [Unit],
+    /// The squares asked about so far.
+    known: Bitboard,
+    /// `(white, black)` per square, where `known`.
+    by: [(u8, u8); 64],
+}
+
+impl<'a> Least<'a> {
+    fn new(t: &'a Tables, white: &'a [Unit], black: &'a [Unit]) -> Least<'a> {
+        Least {
+            t,
+            white,
+            black,
+            known: Bitboard::EMPTY,
+            by: [(FAR, FAR); 64],
+        }
+    }
+
+    /// The fewest moves for a White unit to attack `sq`, and for a Black
+    /// unit to stand on it.
+    fn at(&mut self, sq: Square) -> (u8, u8) {
+        if !self.known.contains(sq) {
+            let by_white = self
+                .white
+                .iter()
+                .map(|u| self.t.attack(Color::White, u.role, u.sq, sq))
+                .min()
+                .unwrap_or(FAR);
+            let by_black = self
+                .black
+                .iter()
+                .map(|u| self.t.reach(Color::Black, u.role, u.sq, sq))
+                .min()
+                .unwrap_or(FAR);
+            self.by[sq.to_usize()] = (by_white, by_black);
+            self.known.add(sq);
+        }
+        self.by[sq.to_usize()]
+    }
 }
 
 /// Can the Black king be mated (`check`) or stalemated on `king` with
 /// `white_moves` White moves and `spare` Black moves for the other Black
 /// units? A stalemate asks the same of the flights, and no check.
+#[allow(clippy::too_many_arguments)]
 fn picture_possible(
     t: &Tables,
+    least: &mut Least<'_>,
     white: &[Unit],
     black: &[Unit],
     king: Square,
@@ -478,16 +536,7 @@ fn picture_possible(
     let mut optional = [FAR; 8];
     let mut n_optional = 0;
     for f in flights {
-        let by_white = white
-            .iter()
-            .map(|u| t.attack(w, u.role, u.sq, f))
-            .min()
-            .unwrap_or(FAR);
-        let by_black = black
-            .iter()
-            .map(|u| t.reach(Color::Black, u.role, u.sq, f))
-            .min()
-            .unwrap_or(FAR);
+        let (by_white, by_black) = least.at(f);
         if by_white > white_moves {
             if by_black > spare {
                 return false;
