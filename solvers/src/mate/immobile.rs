@@ -97,6 +97,11 @@ pub(crate) fn immobility(pos: &Chess, left: u8) -> Immobility {
         black_moves,
         white_moves,
         pins: pin_squares(t, &white[..n_white], white_moves),
+        walled: [Bitboard::EMPTY; 7],
+    };
+    let sides = Sides {
+        walled: walled(sides.black_near),
+        ..sides
     };
     // Queens first: the likeliest to need taking, so a hopeless position
     // is told soonest.
@@ -294,6 +299,9 @@ struct Sides<'a> {
     black_moves: u8,
     white_moves: u8,
     pins: Pins,
+    /// Per role ([`Role`] as index), the squares whose every first step
+    /// lies in `black_near`: where a wall of Black units may stop it.
+    walled: [Bitboard; 7],
 }
 
 impl Sides<'_> {
@@ -324,7 +332,8 @@ impl Sides<'_> {
         let (role, from) = self.black[i];
         let moves = usize::from(self.black_moves);
         if role != Role::Pawn {
-            let within = self.t.near(Color::Black, role, from, moves);
+            let within =
+                self.t.near(Color::Black, role, from, moves) & self.may_stop_on(role, pins);
             return within.into_iter().any(|sq| {
                 let d = self.t.reach(Color::Black, role, from, sq);
                 self.stops(i, role, sq, d, pins)
@@ -339,10 +348,12 @@ impl Sides<'_> {
         let near = &pawn_states()[from.to_usize()];
         (0..FINAL_ROLES).any(|r| {
             let last = Role::ALL[r];
-            near[r][moves].into_iter().any(|sq| {
-                let d = row[r * 64 + sq.to_usize()];
-                self.stops(i, last, sq, d, pins)
-            })
+            (near[r][moves] & self.may_stop_on(last, pins))
+                .into_iter()
+                .any(|sq| {
+                    let d = row[r * 64 + sq.to_usize()];
+                    self.stops(i, last, sq, d, pins)
+                })
         })
     }
 
@@ -384,7 +395,7 @@ impl Sides<'_> {
                         _ => Bitboard::EMPTY,
                     };
                     ((ring | behind) & self.white_near).any()
-                        || ring
+                        || (ring & self.may_stop_on(Role::ALL[r], true))
                             .into_iter()
                             .any(|sq| self.stops(i, Role::ALL[r], sq, d as u8, true))
                 })
@@ -397,7 +408,7 @@ impl Sides<'_> {
                     }
                 };
                 (ring & self.white_near).any()
-                    || ring
+                    || (ring & self.may_stop_on(role, true))
                         .into_iter()
                         .any(|sq| self.stops(i, role, sq, d as u8, true))
             };
@@ -408,22 +419,48 @@ impl Sides<'_> {
         None
     }
 
-    /// May the `i`th Black unit end without a move (pinned, if `pins`) as
-    /// `role` on `sq`, having used `d` of Black's moves to get there?
-    fn stops(&self, i: usize, role: Role, sq: Square, d: u8, pins: bool) -> bool {
+    /// The squares where [`Sides::stops`] may hold for a unit ending as
+    /// `role` (pinned, if `pins`): told by bitboards, so the squares
+    /// where no pin nor wall nor filled push square is possible are not
+    /// tried one by one.
+    fn may_stop_on(&self, role: Role, pins: bool) -> Bitboard {
+        let pinned = if pins {
+            self.pinned(role)
+        } else {
+            Bitboard::EMPTY
+        };
+        match role {
+            // Its push square filled, by either side (none on the first
+            // rank, where `stops` lets it be).
+            Role::Pawn => {
+                pinned
+                    | (self.black_near | self.white_near).shift(8)
+                    | Bitboard::from_rank(Rank::First)
+            }
+            _ => pinned | self.walled[role as usize],
+        }
+    }
+
+    /// Where a pin may stop a unit ending as `role`: a knight on any line,
+    /// a bishop on a rank or file, a rook on a diagonal, a pawn on either
+    /// (a superset of the pins that stop one); a queen moves along every
+    /// line.
+    fn pinned(&self, role: Role) -> Bitboard {
         let Pins {
             straight, diagonal, ..
         } = self.pins;
-        // A pin stops a knight on any line, a bishop on a rank or file, a
-        // rook on a diagonal, a pawn on either (a superset of the pins
-        // that stop one); a queen moves along every line.
-        let pinned = match role {
+        match role {
             Role::Knight | Role::Pawn => straight | diagonal,
             Role::Bishop => straight,
             Role::Rook => diagonal,
             Role::Queen | Role::King => Bitboard::EMPTY,
-        };
-        if pins && pinned.contains(sq) {
+        }
+    }
+
+    /// May the `i`th Black unit end without a move (pinned, if `pins`) as
+    /// `role` on `sq`, having used `d` of Black's moves to get there?
+    fn stops(&self, i: usize, role: Role, sq: Square, d: u8, pins: bool) -> bool {
+        if pins && self.pinned(role).contains(sq) {
             return true;
         }
         let black_moves = u32::from(self.black_moves);
@@ -447,7 +484,7 @@ impl Sides<'_> {
         // one not held now costs a move (told without counting bits), and
         // the units that fill them are distinct.
         let spare = black_moves.saturating_sub(u32::from(d));
-        if !self.black_near.is_superset(wall)
+        if !self.walled[role as usize].contains(sq)
             || more_than(wall & !self.black_now, spare)
             || wall.count() >= self.black.len()
         {
@@ -494,6 +531,58 @@ impl Sides<'_> {
         })
     }
 }
+
+/// Per role ([`Role`] as index), the squares whose every first step (a
+/// knight's jumps, a bishop's diagonal steps, a rook's straight ones, a
+/// queen's all eight) lies in `near`: `near` shrunk step by step.
+fn walled(near: Bitboard) -> [Bitboard; 7] {
+    // The squares whose step stays on the board and lands in `near`, or
+    // leaves the board.
+    let all = |steps: &[Step]| {
+        steps.iter().fold(Bitboard::FULL, |b, &(offset, inside)| {
+            b & ((near.shift(-offset) & inside) | !inside)
+        })
+    };
+    let (bishop, rook) = (all(&DIAGONAL_STEPS), all(&STRAIGHT_STEPS));
+    let mut walled = [Bitboard::EMPTY; 7];
+    walled[Role::Knight as usize] = all(&KNIGHT_STEPS);
+    walled[Role::Bishop as usize] = bishop;
+    walled[Role::Rook as usize] = rook;
+    walled[Role::Queen as usize] = bishop & rook;
+    walled[Role::King as usize] = bishop & rook;
+    walled
+}
+
+/// A step: its offset in square numbers, and the squares it stays on the
+/// board from.
+type Step = (i32, Bitboard);
+
+/// The step `df` files and `dr` ranks away (worked out at compile time).
+const fn step(df: i32, dr: i32) -> Step {
+    let mut inside = 0u64;
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (sq % 8 + df, sq / 8 + dr);
+        if f >= 0 && f < 8 && r >= 0 && r < 8 {
+            inside |= 1 << sq;
+        }
+        sq += 1;
+    }
+    (df + 8 * dr, Bitboard(inside))
+}
+
+const DIAGONAL_STEPS: [Step; 4] = [step(1, 1), step(1, -1), step(-1, 1), step(-1, -1)];
+const STRAIGHT_STEPS: [Step; 4] = [step(1, 0), step(-1, 0), step(0, 1), step(0, -1)];
+const KNIGHT_STEPS: [Step; 8] = [
+    step(1, 2),
+    step(2, 1),
+    step(2, -1),
+    step(1, -2),
+    step(-1, -2),
+    step(-2, -1),
+    step(-2, 1),
+    step(-1, 2),
+];
 
 /// Assignments [`Sides::may_fill`] tries at most for one wall.
 const WALL_STEPS: u32 = 64;
