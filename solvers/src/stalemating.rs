@@ -227,8 +227,11 @@ struct Unpinnable {
 /// targets (leaving a square only opens lines; the king's lines do not
 /// change when the king stays), so each such unit asks the reply to land
 /// on its square or push square; the moved unit asks the same from where
-/// it arrives. When those asks leave no square, or no unit of the other
-/// side can move to one, the move is not worth playing.
+/// it arrives. A king move asks it of the units off the lines of the
+/// king's new square. The king's flights that nothing attacks ask the
+/// reply to land where it attacks them (`flight_need`). When those asks
+/// leave no square, or no unit of the other side can move to one, the
+/// move is not worth playing.
 #[derive(Debug, Clone)]
 pub struct ReplyTest {
     units: [Option<Unpinnable>; 15],
