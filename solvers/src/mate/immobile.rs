@@ -63,9 +63,8 @@ pub(crate) fn immobility(pos: &Chess, left: u8) -> Immobility {
     let white_moves = left.div_ceil(2) + castling_bonus(pos, Color::White);
     let black_moves = left / 2 + castling_bonus(pos, Color::Black);
     let others = board.black() & !board.kings();
-    // White could take every one of them; or Black's moves reach past the
-    // distances tabled by number.
-    if others.count() <= usize::from(white_moves) || usize::from(black_moves) >= NEAR {
+    // Black's moves reach past the distances tabled by number.
+    if usize::from(black_moves) >= NEAR {
         return Immobility::Open;
     }
     let mut black = [(Role::King, Square::A1); MAX_UNITS];
@@ -86,22 +85,19 @@ pub(crate) fn immobility(pos: &Chess, left: u8) -> Immobility {
             all | t.near(color, role, from, moves)
         })
     };
+    let black_near = near(Color::Black, &black[..n_black], black_moves);
     let sides = Sides {
         t,
         occupied: board.occupied(),
         black_now: board.black(),
-        black_near: near(Color::Black, &black[..n_black], black_moves),
+        black_near,
         white_near: near(Color::White, &white[..n_white], white_moves),
         black: &black[..n_black],
         white: &white[..n_white],
         black_moves,
         white_moves,
         pins: pin_squares(t, &white[..n_white], white_moves),
-        walled: [Bitboard::EMPTY; 7],
-    };
-    let sides = Sides {
-        walled: walled(sides.black_near),
-        ..sides
+        walled: walled(black_near),
     };
     // Queens first: the likeliest to need taking, so a hopeless position
     // is told soonest.
@@ -118,56 +114,16 @@ pub(crate) fn immobility(pos: &Chess, left: u8) -> Immobility {
     // With White to move (and no castling to blur its moves), the units
     // to take are told when they are as many as White's moves.
     let tell = pos.turn().is_white() && castling_bonus(pos, Color::White) == 0;
-    let moves = usize::from(white_moves);
-    // The most units the test may still find to take, past which it
-    // tells nothing: White's moves, less one when it tells what to take.
-    let open_below = if tell { moves } else { moves + 1 };
-    let pinners = sides.pins.pinners;
-    // Each unit, pins allowed: taken, or stopped some way.
-    let mut taken = Bitboard::EMPTY;
-    let mut stopped = [0usize; MAX_UNITS];
-    let mut n_stopped: usize = 0;
-    for (done, &i) in order[..n].iter().enumerate() {
-        // The rest could all be taken, and those stopped all but pinned.
-        let most = taken.count() + (n - done) + n_stopped.saturating_sub(pinners);
-        if most < open_below {
-            return Immobility::Open;
-        }
-        if sides.may_stop(i, true) {
-            stopped[n_stopped] = i;
-            n_stopped += 1;
-        } else {
-            taken.add(sides.black[i].1);
-            if taken.count() > moves {
-                return Immobility::Hopeless;
-            }
-        }
-    }
-    // A White line piece pins one unit at most: past the pinners, the
-    // units only a pin stops are taken too.
-    let mut pinned_only = Bitboard::EMPTY;
-    for (done, &i) in stopped[..n_stopped].iter().enumerate() {
-        let most = taken.count() + (pinned_only.count() + n_stopped - done).saturating_sub(pinners);
-        if most < open_below {
-            break;
-        }
-        if !sides.may_stop(i, false) {
-            pinned_only.add(sides.black[i].1);
-        }
-    }
-    let excess = pinned_only.count().saturating_sub(pinners);
-    if taken.count() + excess > moves || !sides.moves_suffice(&order[..n]) {
-        Immobility::Hopeless
-    } else if tell && taken.count() + excess == moves {
-        // A take of a unit only a pin stops counts when they outnumber
-        // the pinners.
-        Immobility::MustTake(if excess > 0 {
-            taken | pinned_only
-        } else {
-            taken
-        })
+    // Unless White could take every one of them, count the units it must.
+    let counted = if others.count() > usize::from(white_moves) {
+        sides.count_takes(&order[..n], tell)
     } else {
         Immobility::Open
+    };
+    if counted != Immobility::Hopeless && !sides.moves_suffice(&order[..n]) {
+        Immobility::Hopeless
+    } else {
+        counted
     }
 }
 
@@ -305,6 +261,65 @@ struct Sides<'a> {
 }
 
 impl Sides<'_> {
+    /// What counting tells, `order` holding the units to test (queens
+    /// first): the units no way stops must be taken, one White move each,
+    /// and so must the units only a pin stops past the pinners. `tell`:
+    /// say which units White's move must take when none is to spare.
+    fn count_takes(&self, order: &[usize], tell: bool) -> Immobility {
+        let moves = usize::from(self.white_moves);
+        // The most units the test may still find to take, past which it
+        // tells nothing: White's moves, less one when it tells what to take.
+        let open_below = if tell { moves } else { moves + 1 };
+        let pinners = self.pins.pinners;
+        // Each unit, pins allowed: taken, or stopped some way.
+        let mut taken = Bitboard::EMPTY;
+        let mut stopped = [0usize; MAX_UNITS];
+        let mut n_stopped: usize = 0;
+        for (done, &i) in order.iter().enumerate() {
+            // The rest could all be taken, and those stopped all but pinned.
+            let most = taken.count() + (order.len() - done) + n_stopped.saturating_sub(pinners);
+            if most < open_below {
+                return Immobility::Open;
+            }
+            if self.may_stop(i, true) {
+                stopped[n_stopped] = i;
+                n_stopped += 1;
+            } else {
+                taken.add(self.black[i].1);
+                if taken.count() > moves {
+                    return Immobility::Hopeless;
+                }
+            }
+        }
+        // A White line piece pins one unit at most: past the pinners, the
+        // units only a pin stops are taken too.
+        let mut pinned_only = Bitboard::EMPTY;
+        for (done, &i) in stopped[..n_stopped].iter().enumerate() {
+            let most =
+                taken.count() + (pinned_only.count() + n_stopped - done).saturating_sub(pinners);
+            if most < open_below {
+                break;
+            }
+            if !self.may_stop(i, false) {
+                pinned_only.add(self.black[i].1);
+            }
+        }
+        let excess = pinned_only.count().saturating_sub(pinners);
+        if taken.count() + excess > moves {
+            Immobility::Hopeless
+        } else if tell && taken.count() + excess == moves {
+            // A take of a unit only a pin stops counts when they outnumber
+            // the pinners.
+            Immobility::MustTake(if excess > 0 {
+                taken | pinned_only
+            } else {
+                taken
+            })
+        } else {
+            Immobility::Open
+        }
+    }
+
     /// The fewest moves a Black unit other than the `i`th needs to stand
     /// on `sq`.
     fn other_black(&self, i: usize, sq: Square) -> u8 {
