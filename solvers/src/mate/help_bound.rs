@@ -477,19 +477,18 @@ impl<'a> Least<'a> {
     /// unit to stand on it.
     fn at(&mut self, sq: Square) -> (u8, u8) {
         if !self.known.contains(sq) {
-            let by_white = self
-                .white
-                .iter()
-                .map(|u| self.t.attack(Color::White, u.role, u.sq, sq))
-                .min()
-                .unwrap_or(FAR);
-            let by_black = self
-                .black
-                .iter()
-                .map(|u| self.t.reach(Color::Black, u.role, u.sq, sq))
-                .min()
-                .unwrap_or(FAR);
-            self.by[sq.to_usize()] = (by_white, by_black);
+            let least =
+                |units: &[Unit], d: fn(&Tables, Color, Role, Square, Square) -> u8, color| {
+                    units
+                        .iter()
+                        .map(|u| d(self.t, color, u.role, u.sq, sq))
+                        .min()
+                        .unwrap_or(FAR)
+                };
+            self.by[sq.to_usize()] = (
+                least(self.white, Tables::attack, Color::White),
+                least(self.black, Tables::reach, Color::Black),
+            );
             self.known.add(sq);
         }
         self.by[sq.to_usize()]

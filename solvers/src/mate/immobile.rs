@@ -473,7 +473,8 @@ impl Sides<'_> {
     }
 
     /// May the `i`th Black unit end without a move (pinned, if `pins`) as
-    /// `role` on `sq`, having used `d` of Black's moves to get there?
+    /// `role` on `sq`, having used `d` of Black's moves to get there? `sq`
+    /// is one of [`Sides::may_stop_on`]'s squares.
     fn stops(&self, i: usize, role: Role, sq: Square, d: u8, pins: bool) -> bool {
         if pins && self.pinned(role).contains(sq) {
             return true;
@@ -498,11 +499,11 @@ impl Sides<'_> {
         // Every square of its first step held by another Black unit: each
         // one not held now costs a move (told without counting bits), and
         // the units that fill them are distinct.
+        // Asked only on `may_stop_on`'s squares: past the pin, the wall's
+        // squares are all within Black's reach.
+        debug_assert!(self.walled[role as usize].contains(sq));
         let spare = black_moves.saturating_sub(u32::from(d));
-        if !self.walled[role as usize].contains(sq)
-            || more_than(wall & !self.black_now, spare)
-            || wall.count() >= self.black.len()
-        {
+        if more_than(wall & !self.black_now, spare) || wall.count() >= self.black.len() {
             return false;
         }
         // Per square (in the search's order), what the squares after it
