@@ -186,7 +186,9 @@ fn estimate_prints_items_by_free_moves_and_a_time_range() {
     assert!(number("nodes") > 0.0, "{e}");
     assert!(number("low_seconds") <= number("seconds"), "{e}");
     assert!(number("seconds") <= number("high_seconds"), "{e}");
-    assert!(number("sampled_items") < number("items"), "{e}");
+    // spg225 (9.3 M nodes) is under the nodes counted: its own size.
+    assert_eq!(e["extrapolated"], false, "{e}");
+    assert_eq!(number("low_nodes"), number("high_nodes"), "{e}");
     // Every item is in one free-moves class.
     let histogram = e["histogram"].as_array().unwrap();
     let sum: f64 = histogram.iter().map(|h| h["items"].as_f64().unwrap()).sum();

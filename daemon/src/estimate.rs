@@ -1,6 +1,7 @@
 //! `cookd estimate`: how much work each proof game of some files holds,
 //! before solving it: its work items by free moves (Stelvio's histogram)
-//! and the search's size and time on this machine, sampled (see
+//! and the search's size and time on this machine, counted when small and
+//! extrapolated from the moves each side has to spare when large (see
 //! [`solvers::proofgame::estimate`]).
 
 use std::io::Write;
@@ -18,12 +19,11 @@ use crate::config::{Config, SolveOptions};
 use crate::intake;
 use crate::pipeline;
 
-/// Work items searched for the estimate: this fraction of each length's,
-/// and at least `LEAST` (on the corpus, 5 % took a third to all of the
-/// search's time on rows of 0.1 to 1 s; see
+/// Nodes of each length counted before the estimate extrapolates (about
+/// 8 s of one thread here): the corpus's spg225 (9.3 M nodes) is counted,
+/// and no row extrapolates well without moves to spare, as it has none (see
 /// solvers/tests/proofgame_estimate.rs).
-pub const FRACTION: f64 = 0.05;
-pub const LEAST: usize = 8;
+pub const COUNT_NODES: u64 = 1 << 24;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -39,9 +39,9 @@ pub struct Args {
     /// Output format: a line or two per proof game, or JSON Lines.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Fraction of each length's work items searched for the estimate.
-    #[arg(long, default_value_t = FRACTION)]
-    fraction: f64,
+    /// Nodes of each length counted before the estimate extrapolates.
+    #[arg(long, default_value_t = COUNT_NODES)]
+    count_nodes: u64,
     /// Problem files, or folders whose problem files are all estimated.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -64,7 +64,8 @@ pub struct ProblemEstimate {
     /// `illegal` or `no_solution` when the static analysis decides alone.
     pub decided: Option<String>,
     pub items: u64,
-    pub sampled_items: u64,
+    /// Whether the nodes are extrapolated (otherwise they were counted).
+    pub extrapolated: bool,
     pub histogram: Vec<FreeMoves>,
     pub nodes: f64,
     pub low_nodes: f64,
@@ -93,9 +94,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let name = path.display().to_string();
         let content =
             intake::read(path).map_err(|e| anyhow::anyhow!("{name}: cannot read: {e:?}"))?;
-        for estimate in
-            pool.install(|| file(&name, &content, &config.stages, &resources, args.fraction))
-        {
+        for estimate in pool.install(|| {
+            file(
+                &name,
+                &content,
+                &config.stages,
+                &resources,
+                args.count_nodes,
+            )
+        }) {
             let text = match args.format {
                 Format::Json => serde_json::to_string(&estimate)? + "\n",
                 Format::Text => describe(&estimate),
@@ -114,7 +121,7 @@ pub fn file(
     content: &[u8],
     stages: &[Stage],
     resources: &Resources,
-    fraction: f64,
+    count_nodes: u64,
 ) -> Vec<ProblemEstimate> {
     let Some(options) = stages.iter().find_map(|s| match s {
         Stage::Solve(options) => Some(options),
@@ -131,8 +138,7 @@ pub fn file(
         })
         .filter_map(|(p, plies)| {
             let started = std::time::Instant::now();
-            let e = stage::proofgame::estimate(&p, plies, options, resources, (fraction, LEAST))
-                .ok()?;
+            let e = stage::proofgame::estimate(&p, plies, options, resources, count_nodes).ok()?;
             Some(problem_estimate(
                 name,
                 &p,
@@ -152,8 +158,7 @@ pub fn seconds(
     options: &SolveOptions,
     resources: &Resources,
 ) -> Option<f64> {
-    let e =
-        stage::proofgame::estimate(problem, plies, options, resources, (FRACTION, LEAST)).ok()?;
+    let e = stage::proofgame::estimate(problem, plies, options, resources, COUNT_NODES).ok()?;
     let s = &e.sample;
     (e.decided.is_none() && s.rate() > 0.0)
         .then(|| s.nodes / s.rate() / rayon::current_num_threads() as f64)
@@ -168,7 +173,7 @@ fn problem_estimate(
 ) -> ProblemEstimate {
     let s = &e.sample;
     let threads = rayon::current_num_threads();
-    let (low, high) = s.range();
+    let (low, high) = (s.low_nodes, s.high_nodes);
     // The items are spread over the threads; a rate of 0 (nothing
     // searched) gives no time.
     let seconds = |nodes: f64| {
@@ -186,7 +191,7 @@ fn problem_estimate(
             .decided
             .map(|j| solvers::verdict::Kind::from(j).to_string()),
         items: s.items,
-        sampled_items: s.searched,
+        extrapolated: s.extrapolated,
         histogram: s
             .histogram
             .iter()
@@ -222,13 +227,17 @@ pub fn describe(e: &ProblemEstimate) -> String {
         .map(|f| format!("{}+{}: {}", f.white, f.black, f.items))
         .collect();
     format!(
-        "{}: {}: SPG {}: {} work items ({} searched): about {:.3e} nodes ({:.3e} to {:.3e}), \
+        "{}: {}: SPG {}: {} work items: {} {:.3e} nodes ({:.3e} to {:.3e}), \
          {:.1} s ({:.1} to {:.1} s) on {} thread(s) here\n  items by free moves (white+black): {}\n",
         e.file,
         e.id,
         e.plies,
         e.items,
-        e.sampled_items,
+        if e.extrapolated {
+            "about"
+        } else {
+            "counted:"
+        },
         e.nodes,
         e.low_nodes,
         e.high_nodes,

@@ -127,7 +127,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                             &content,
                             &config.stages,
                             &resources,
-                            estimate::FRACTION,
+                            estimate::COUNT_NODES,
                         )
                     });
                     for e in &estimates {

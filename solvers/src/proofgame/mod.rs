@@ -284,20 +284,36 @@ pub struct Estimate {
 
 /// Sizes the search [`solve`] would make, without making it all: the work
 /// items of every goal and length it would count, by free moves, and the
-/// sizes of `fraction` of them (at least `least` per length), drawn at
-/// random and searched, scaled up to all.
+/// search's nodes.
+///
+/// A large search is sized by how it grows with the moves each side has
+/// to spare, which make a proof-game tree large by orders of magnitude
+/// (Stelvio's free moves). `N(w, b)` being the nodes of the same search
+/// with `w` moves fewer for White and `b` for Black, the estimate counts
+/// `N(1,1)`, `N(0,1)` and `N(1,0)`, each to the end with the table, so that the transpositions between items
+/// count as the search counts them, which no sample of items does. A free
+/// move of White multiplies the tree by about `N(0,1) / N(1,1)` and one of
+/// Black by `N(1,0) / N(1,1)`, so the search is about
+/// `N(0,1) * N(1,0) / N(1,1)` nodes. A side with no move to spare gives a
+/// factor of one, and a search with none on either side (spg225 of the
+/// corpus: every move a capture it needs) is not sized at all this way; so
+/// a search extrapolated under `count_nodes` nodes is counted as it would
+/// be run, until `count_nodes`: its own size, or at least that many.
+/// Each count starts from a small window of the table, as the search does
+/// (see `Table::new_search`): the misses while it grows are part of the
+/// search's nodes.
 pub fn estimate(
     diagram: &Board,
     plies: u32,
     options: &Options,
-    (fraction, least): (f64, usize),
+    count_nodes: u64,
 ) -> Result<Estimate, ProofGameError> {
     let start = Chess::default();
     let mut sample = Sample::default();
     let mut searched = false;
     let outcome = walk(diagram, plies, options, &mut |shared, work| {
         searched = true;
-        items::estimate_items(shared, work, &start, (fraction, least), &mut sample);
+        items::estimate_items(shared, work, &start, count_nodes, &mut sample);
         Games {
             plies: work.plies,
             count: 0,

@@ -173,6 +173,7 @@ const AROUND_BITS: u32 = 10;
 const FROZEN_SALT: u64 = 0x9FB2_1C65_1E98_DF25;
 const VICTIM_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
 const VICTIM_BOUND_SALT: u64 = 0x2545_F491_4F6C_DD1D;
+const SLACK_SALT: u64 = 0xA409_3822_299F_31D0;
 /// The capture test runs only for a side with at most this many moves to
 /// spare.
 const CAPTURE_TEST_SLACK: i32 = 6;
@@ -202,6 +203,12 @@ pub(crate) struct Worker<'s, 'a> {
     nodes: u64,
     /// Nodes met at the synchronisation depth so far (`None`: not parallel).
     sync_seen: Option<u64>,
+    /// The node count past which [`Worker::count_within`] stops.
+    node_limit: Option<u64>,
+    /// Moves each side is denied (by `Color as usize`), and the table salt
+    /// that keeps such a search's counts apart (see [`Worker::set_slack`]).
+    slack: [i32; 2],
+    slack_salt: u64,
 }
 
 /// The most games a count holds: the table keeps 56 bits of data (the
@@ -259,6 +266,9 @@ impl<'s, 'a> Worker<'s, 'a> {
             keep: 0,
             nodes: 0,
             sync_seen: parallel.then_some(0),
+            node_limit: None,
+            slack: [0; 2],
+            slack_salt: 0,
         }
     }
 
@@ -358,13 +368,15 @@ impl<'s, 'a> Worker<'s, 'a> {
             surpluses[c as usize] = board.by_color(c).count() as i32 - target;
         }
         let surplus = |c: Color| surpluses[c as usize];
+        let slack = self.slack;
         let moves_left = |color: Color| {
-            if color == pos.turn() {
+            let moves = if color == pos.turn() {
                 left.div_ceil(2)
             } else {
                 left / 2
-            }
-        } as i32;
+            };
+            moves as i32 - slack[color as usize]
+        };
         let a = self.goal.analysis;
         // Indexed by `Color as usize`.
         let mut keys = [0; 2];
@@ -504,6 +516,33 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
+    /// From now on, counts as if each side had `slack` (by `Color as
+    /// usize`) moves fewer than it has: the search a game with that many
+    /// moves less to spare would make. The estimate measures how the tree
+    /// grows with the moves to spare; these counts are stored in the table
+    /// under a salt of their own.
+    pub fn set_slack(&mut self, slack: [i32; 2]) {
+        self.slack = slack;
+        self.slack_salt = if slack == [0; 2] {
+            0
+        } else {
+            mix(SLACK_SALT ^ (slack[0] as u64) << 8 ^ slack[1] as u64)
+        };
+    }
+
+    /// [`Worker::count`], stopped once this worker has visited `until`
+    /// nodes in all: `None` then (and its partial counts are not stored).
+    pub fn count_within(&mut self, pos: &Chess, left: u32, depth: u32, until: u64) -> Option<u64> {
+        self.node_limit = Some(until);
+        let count = self.count(pos, left, depth);
+        self.node_limit = None;
+        (self.nodes <= until).then_some(count)
+    }
+
+    fn past_limit(&self) -> bool {
+        self.node_limit.is_some_and(|limit| self.nodes > limit)
+    }
+
     /// Whether the search ran out of budget.
     pub fn aborted(&self) -> bool {
         self.shared.aborted()
@@ -536,7 +575,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// [`Worker::count`], `hash` being the key of `pos`'s board.
     fn count_keyed(&mut self, pos: &Chess, hash: BoardHash, left: u32, depth: u32) -> u64 {
         self.tick();
-        if self.shared.aborted() {
+        if self.shared.aborted() || self.past_limit() {
             return 0;
         }
         if left == 0 {
@@ -575,7 +614,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         // Above the synchronisation depth every worker must see the same
         // tree, so the table (filled in racy order) is not consulted there.
-        let key = tt_key(hash::position_hash(pos, hash.board()), left) ^ self.goal.salt;
+        let key =
+            tt_key(hash::position_hash(pos, hash.board()), left) ^ self.goal.salt ^ self.slack_salt;
         if !above_sync {
             if let Some(data) = shared.table.get(key) {
                 return payload(data) - 1;
@@ -593,7 +633,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             );
             self.path.pop();
         }
-        if !shared.aborted() && !above_sync {
+        if !shared.aborted() && !above_sync && !self.past_limit() {
             shared.table.put(key, total + 1, left.min(255) as u8);
         }
         total
@@ -628,7 +668,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let with_victims = found.turn_victims.and_then(|(victims, key)| {
             self.move_bound(pos, mix(key ^ VICTIM_BOUND_SALT), Some(victims))
         });
-        let limit = left.div_ceil(2) as i32 - 1;
+        let limit = left.div_ceil(2) as i32 - 1 - self.slack[pos.turn() as usize];
         // Units are never gained, so an opponent with no unit to spare
         // cannot lose one.
         let opponent = !pos.turn();

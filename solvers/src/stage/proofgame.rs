@@ -52,17 +52,16 @@ fn search_options<'a>(
 }
 
 /// The size of the search [`run`] would make (see [`proofgame::estimate`]):
-/// `fraction` of the work items of each length (at least `least`) searched
-/// and scaled up.
+/// counted up to `count_nodes` nodes per length, extrapolated beyond.
 pub fn estimate(
     problem: &Problem,
     plies: u32,
     options: &SolveOptions,
     resources: &Resources,
-    (fraction, least): (f64, usize),
+    count_nodes: u64,
 ) -> Result<Estimate, ProofGameError> {
     let search = search_options(problem, options, resources, Hooks::default());
-    proofgame::estimate(&problem.setup.board, plies, &search, (fraction, least))
+    proofgame::estimate(&problem.setup.board, plies, &search, count_nodes)
 }
 
 /// Fills in `verdict` for the proof game `problem` of `plies` half-moves.
