@@ -21,7 +21,10 @@
 //! search's), spg261 1.10 (extrapolated; 59 s under load, about 28 M
 //! nodes, 12 %): 3 of 3 within 3x. The search's nodes were measured again
 //! for this run (spg252: 196.8 M, where 174.2 M was recorded; spg261
-//! unchanged).
+//! unchanged). Every row extrapolated (`SPG_ESTIMATE_COUNT_NODES=1
+//! SPG_ESTIMATE_MIN_S=0.03 SPG_ESTIMATE_MAX_PLIES=31`): 14 of 27 within
+//! 3x, the others under it (spg225 0.001, spg187 0.0004: no move to spare;
+//! median 0.47); counted, as `cookd estimate` counts them, all are exact.
 //!
 //! Tried and not kept (issue 29; same machine): the estimator of earlier
 //! sessions, 5 % of each free-move class's items searched with the table

@@ -298,7 +298,11 @@ pub struct Estimate {
 /// factor of one, and a search with none on either side (spg225 of the
 /// corpus: every move a capture it needs) is not sized at all this way; so
 /// a search extrapolated under `count_nodes` nodes is counted as it would
-/// be run, until `count_nodes`: its own size, or at least that many.
+/// be run, until `count_nodes`: its own size, or at least that many (the
+/// estimate is then that limit, with the range's high end three times it,
+/// which nothing bounds). Small searches have few moves to spare, and the
+/// product is low on them: forced to extrapolate, 14 of the corpus's 27
+/// rows of 0.03 to 1 s came within 3x of their search, the rest under it.
 /// Each count starts from a small window of the table, as the search does
 /// (see `Table::new_search`): the misses while it grows are part of the
 /// search's nodes.
