@@ -355,34 +355,32 @@ pub(super) fn estimate_items(
     let both = size(1, 1);
     let extrapolated = size(0, 1) * size(1, 0) / both;
     worker.set_slack([0; 2]);
-    let counted = extrapolated < count_nodes as f64 && {
+    // The search itself, counted when the product is small enough.
+    let small = extrapolated < count_nodes as f64;
+    let counted = if small {
         shared.table.new_search();
         let until = worker.visited().saturating_add(count_nodes);
         let before = worker.visited();
-        let counted = nodes
+        let whole = nodes
             .iter()
             .all(|(node, left, depth)| worker.count_within(node, *left, *depth, until).is_some());
-        if counted {
-            let n = (worker.visited() - before) as f64;
-            sample.nodes += n;
-            sample.low_nodes += n;
-            sample.high_nodes += n;
-        }
-        counted
+        whole.then(|| (worker.visited() - before) as f64)
+    } else {
+        None
     };
-    if !counted {
-        // A count that stopped at its limit tells that much at least.
-        let least = if extrapolated < count_nodes as f64 {
-            count_nodes as f64
-        } else {
-            0.0
-        };
-        let n = extrapolated.max(least);
-        sample.nodes += n;
-        sample.low_nodes += (n / SPREAD).max(least);
-        sample.high_nodes += n * SPREAD;
-    }
-    sample.extrapolated |= !counted;
+    let (n, low, high) = match counted {
+        Some(n) => (n, n, n),
+        None if small => {
+            // The count stopped at its limit: that many at least.
+            let n = count_nodes as f64;
+            (n, n, n * SPREAD)
+        }
+        None => (extrapolated, extrapolated / SPREAD, extrapolated * SPREAD),
+    };
+    sample.nodes += n;
+    sample.low_nodes += low;
+    sample.high_nodes += high;
+    sample.extrapolated |= counted.is_none();
     sample.visited += worker.visited();
     sample.seconds += started.elapsed().as_secs_f64();
     worker.finish();

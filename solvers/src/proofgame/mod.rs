@@ -290,8 +290,9 @@ pub struct Estimate {
 /// to spare, which make a proof-game tree large by orders of magnitude
 /// (Stelvio's free moves). `N(w, b)` being the nodes of the same search
 /// with `w` moves fewer for White and `b` for Black, the estimate counts
-/// `N(1,1)`, `N(0,1)` and `N(1,0)`, each to the end with the table, so that the transpositions between items
-/// count as the search counts them, which no sample of items does. A free
+/// `N(1,1)`, `N(0,1)` and `N(1,0)`, each to the end with the table, so
+/// that the transpositions between items count as the search counts them,
+/// which no sample of items does. A free
 /// move of White multiplies the tree by about `N(0,1) / N(1,1)` and one of
 /// Black by `N(1,0) / N(1,1)`, so the search is about
 /// `N(0,1) * N(1,0) / N(1,1)` nodes. A side with no move to spare gives a
