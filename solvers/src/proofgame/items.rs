@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use super::search::{add_games, Goal, Shared, Worker, MAX_GAMES};
 
@@ -329,7 +329,6 @@ pub(super) fn estimate_items(
         let Some(free) = worker.free_moves(node, *left) else {
             continue;
         };
-        let free = [free[Color::White as usize], free[Color::Black as usize]];
         match sample.histogram.iter_mut().find(|(f, _)| *f == free) {
             Some((_, n)) => *n += 1,
             None => sample.histogram.push((free, 1)),
@@ -342,10 +341,7 @@ pub(super) fn estimate_items(
     // Nodes with `white` and `black` moves fewer for each side.
     let mut size = |white: i32, black: i32| {
         shared.table.new_search();
-        let mut slack = [0; 2];
-        slack[Color::White as usize] = white;
-        slack[Color::Black as usize] = black;
-        worker.set_slack(slack);
+        worker.set_slack(white, black);
         let before = worker.visited();
         for (node, left, depth) in &nodes {
             worker.count(node, *left, *depth);
@@ -354,7 +350,7 @@ pub(super) fn estimate_items(
     };
     let both = size(1, 1);
     let extrapolated = size(0, 1) * size(1, 0) / both;
-    worker.set_slack([0; 2]);
+    worker.set_slack(0, 0);
     // The search itself, counted when the product is small enough.
     let small = extrapolated < count_nodes as f64;
     let counted = if small {

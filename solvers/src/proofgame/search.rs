@@ -516,17 +516,18 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
-    /// From now on, counts as if each side had `slack` (by `Color as
-    /// usize`) moves fewer than it has: the search a game with that many
-    /// moves less to spare would make. The estimate measures how the tree
+    /// From now on, counts as if White had `white` moves fewer than it has
+    /// and Black `black`: the search a game with that many moves less to
+    /// spare would make. The estimate measures how the tree
     /// grows with the moves to spare; these counts are stored in the table
     /// under a salt of their own.
-    pub fn set_slack(&mut self, slack: [i32; 2]) {
-        self.slack = slack;
-        self.slack_salt = if slack == [0; 2] {
+    pub fn set_slack(&mut self, white: i32, black: i32) {
+        self.slack[Color::White as usize] = white;
+        self.slack[Color::Black as usize] = black;
+        self.slack_salt = if (white, black) == (0, 0) {
             0
         } else {
-            mix(SLACK_SALT ^ (slack[0] as u64) << 8 ^ slack[1] as u64)
+            mix(SLACK_SALT ^ (white as u64) << 8 ^ black as u64)
         };
     }
 
@@ -728,12 +729,12 @@ impl<'s, 'a> Worker<'s, 'a> {
     }
 
     /// Each side's moves to spare at `pos` with `left` plies to go (its
-    /// moves left less the least it needs), by `Color as usize`: Stelvio's
-    /// free moves. `None` when the goal is out of reach.
+    /// moves left less the least it needs), White's first as in Stelvio's
+    /// histogram: its free moves. `None` when the goal is out of reach.
     pub fn free_moves(&mut self, pos: &Chess, left: u32) -> Option<[i32; 2]> {
         let hash = BoardHash::new(pos.board());
         let mut free = [0; 2];
-        for color in Color::ALL {
+        for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
             let key = side_key(hash, pos.board(), pos.castles(), color);
             let need = self.need(pos, color, key)?;
             let moves = if color == pos.turn() {
@@ -741,7 +742,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             } else {
                 left / 2
             };
-            free[color as usize] = moves as i32 - need.moves;
+            free[i] = moves as i32 - need.moves;
         }
         Some(free)
     }
