@@ -54,10 +54,26 @@ pub(super) const BOUND_MIN_RATE: u64 = 50;
 /// nodes.
 pub(super) const DISTINCT_MIN_PLIES: u8 = 4;
 
+/// The distinct-blocker test of Black's moves before they are played is
+/// dropped once it has looked at this many pictures and dropped fewer
+/// than one move per [`DISTINCT_PICTURES_PER_DROP`] of them (a picture
+/// costs it about a tenth of what playing and searching a move costs).
+pub(super) const DISTINCT_TRIAL: u64 = 20_000;
+
+pub(super) const DISTINCT_PICTURES_PER_DROP: u64 = 10;
+
 impl Solver {
     /// Is the move-count test still worth calling (see [`BOUND_TRIAL`])?
     pub(super) fn bound_pays(&self) -> bool {
         self.bound_calls < BOUND_TRIAL || self.bound_prunes * BOUND_MIN_RATE >= self.bound_calls
+    }
+
+    /// Is the distinct-blocker test of Black's moves still worth its cost
+    /// (see [`DISTINCT_TRIAL`])?
+    fn distinct_pays(&self) -> bool {
+        let tested = self.shared.distinct_tested.load(Ordering::Relaxed);
+        let dropped = self.shared.distinct_dropped.load(Ordering::Relaxed);
+        tested < DISTINCT_TRIAL || dropped * DISTINCT_PICTURES_PER_DROP >= tested
     }
 
     /// Every helpmate solution of `plies` half-moves, and every shorter one
@@ -123,6 +139,7 @@ impl Solver {
                     units: next_units.as_ref(),
                     alive: None,
                     exact: false,
+                    distinct: false,
                     hash: None,
                 };
                 let alive = root_alive.get(l).and_then(Option::as_ref);
@@ -194,6 +211,10 @@ impl Solver {
         let mut buffers = Buffers::default();
         // The pictures reachable here, with their costs.
         let mut alive: &[Costs] = &[];
+        // The distinct-blocker test, at nodes a few plies up (nearer the
+        // end it cost more than it saved): of the node's own pictures
+        // unless the parent ran it, and of each Black move's.
+        let mut distinct_test = None;
         if let Some((pictures, units)) = &pictures {
             if self.buffers.len() <= usize::from(left) {
                 self.buffers
@@ -212,15 +233,27 @@ impl Solver {
                 self.buffers[usize::from(left)] = buffers;
                 return false;
             }
-            // Blocks that share their cheapest unit, a few plies up (nearer
-            // the end the test cost more than it saved).
-            if left >= DISTINCT_MIN_PLIES {
-                pictures.distinct_blockers(pos, left, alive, &mut buffers.distinct);
-                if buffers.distinct.is_empty() {
-                    self.buffers[usize::from(left)] = buffers;
-                    return false;
+            let black_moves =
+                pos.turn().is_black() && left > DISTINCT_MIN_PLIES && self.distinct_pays();
+            let node_test = !node.distinct && left >= DISTINCT_MIN_PLIES;
+            if black_moves || node_test {
+                let test = distinct_test.insert(DistinctTest::new(
+                    pictures,
+                    units,
+                    pos,
+                    &mut buffers.columns,
+                ));
+                if node_test {
+                    test.keep(left, alive, &mut buffers.distinct);
+                    if buffers.distinct.is_empty() {
+                        self.buffers[usize::from(left)] = buffers;
+                        return false;
+                    }
+                    alive = &buffers.distinct;
                 }
-                alive = &buffers.distinct;
+                if !black_moves {
+                    distinct_test = None;
+                }
             }
         }
         // White's last move is found faster than the table's cache miss,
@@ -289,9 +322,24 @@ impl Solver {
         let mut any = false;
         for m in &moves {
             let mut exact = false;
+            let mut distinct = false;
             if let Some(test) = &mut test {
                 exact = test.keep(m, &mut buffers.kept);
                 if buffers.kept.is_empty() {
+                    continue;
+                }
+            }
+            // Black's moves that leave no picture's blocks to distinct
+            // units (most, at a node with little to spare) are told before
+            // they are played.
+            if let Some(d) = &mut distinct_test {
+                let tested = buffers.kept.len() as u64;
+                self.shared
+                    .distinct_tested
+                    .fetch_add(tested, Ordering::Relaxed);
+                distinct = d.keep_after(m, left - 1, &buffers.kept, &mut buffers.distinct_kept);
+                if distinct && buffers.distinct_kept.is_empty() {
+                    self.shared.distinct_dropped.fetch_add(1, Ordering::Relaxed);
                     continue;
                 }
             }
@@ -319,10 +367,15 @@ impl Solver {
                 u.play(pos.turn(), m);
                 u
             });
+            let kept = match distinct {
+                true => &buffers.distinct_kept,
+                false => &buffers.kept,
+            };
             let child = Node {
                 units: next_units.as_ref(),
-                alive: test.as_ref().map(|_| buffers.kept.as_slice()),
+                alive: test.as_ref().map(|_| kept.as_slice()),
                 exact,
+                distinct,
                 hash: child_hash,
             };
             path.push(*m);
@@ -355,6 +408,11 @@ pub(super) struct Buffers {
     pub(super) kept: Vec<Costs>,
     /// Those of `alive` whose blocks distinct units can fill.
     pub(super) distinct: Vec<Costs>,
+    /// Those of `kept` whose blocks distinct units can fill after the
+    /// move.
+    pub(super) distinct_kept: Vec<Costs>,
+    /// The distinct-blocker test's costs (see [`DistinctTest::new`]).
+    pub(super) columns: Vec<KindCosts>,
 }
 
 /// What a helpmate node inherits from its parent for the picture test.
@@ -368,6 +426,9 @@ pub(super) struct Node<'a> {
     /// Whether `alive` is exactly what the filter would find here, costs
     /// included (see [`picture::movetest::MoveTest::keep`]).
     pub(super) exact: bool,
+    /// Whether the parent's distinct-blocker test chose `alive` (see
+    /// [`Pictures::distinct_blockers`]).
+    pub(super) distinct: bool,
     /// The position's hash, when the parent worked it out (and found it
     /// missing from the table).
     pub(super) hash: Option<u64>,

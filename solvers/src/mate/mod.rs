@@ -41,7 +41,7 @@
 //! puts a picture's last unit in place or uncovers its checker.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -58,7 +58,7 @@ use crate::stalemating::{ReplyTest, StalemateTest};
 use crate::stipulation::{Goal, Stipulation};
 use crate::tablebase::Wdl;
 use crate::transposition::{payload, Table};
-use picture::{Costs, Pictures, Units};
+use picture::{Costs, DistinctTest, KindCosts, Pictures, Units};
 
 mod help;
 mod help_bound;
@@ -181,6 +181,11 @@ struct Shared {
     deadline: Option<Instant>,
     /// Set once the deadline has passed, so every thread stops.
     stop: AtomicBool,
+    /// Pictures the distinct-blocker test looked at for Black's moves
+    /// before they were played, and the moves it dropped, over all
+    /// threads: where it drops few it is not worth its cost.
+    distinct_tested: AtomicU64,
+    distinct_dropped: AtomicU64,
 }
 
 /// A solver for one problem. Threads solving the same problem each hold a
@@ -253,6 +258,8 @@ impl Solver {
             salt: 0,
             deadline,
             stop: AtomicBool::new(false),
+            distinct_tested: AtomicU64::new(0),
+            distinct_dropped: AtomicU64::new(0),
         }))
         .hash_mb(hash_mb)
     }
@@ -339,6 +346,8 @@ impl Solver {
             salt,
             deadline,
             stop: AtomicBool::new(false),
+            distinct_tested: AtomicU64::new(0),
+            distinct_dropped: AtomicU64::new(0),
         });
     }
 

@@ -76,6 +76,11 @@ impl Castling {
         self.n += 1;
     }
 
+    /// Whether `color` may castle.
+    pub(crate) fn any(&self, color: Color) -> bool {
+        self.ways[..self.n].iter().any(|w| w.color == color)
+    }
+
     /// `dist` from a unit's square, least over its ways.
     #[inline]
     pub(crate) fn least(

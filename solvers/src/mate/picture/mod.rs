@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{attacks, Bitboard, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
 use super::help_bound::{empty_attacks, tables, Tables, FAR, NEAR};
 
@@ -29,6 +29,7 @@ mod enumerate;
 mod movetest;
 use castling::{Castling, Rows};
 use distinct::two_cheapest;
+pub(crate) use distinct::{DistinctTest, KindCosts};
 use enumerate::*;
 pub(crate) use movetest::Costs;
 
@@ -663,7 +664,11 @@ mod tests {
                         p.filter(&pos, u, left, alive.as_deref(), &mut costs);
                         assert!(!costs.is_empty(), "{id}: no picture before move {i} {uci}");
                         let mut distinct = Vec::new();
-                        p.distinct_blockers(&pos, left, &costs, &mut distinct);
+                        DistinctTest::new(p, u, &pos, &mut Vec::new()).keep(
+                            left,
+                            &costs,
+                            &mut distinct,
+                        );
                         assert!(
                             !distinct.is_empty(),
                             "{id}: no picture of distinct blockers before move {i} {uci}"
