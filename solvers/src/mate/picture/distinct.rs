@@ -174,7 +174,6 @@ impl<'a> DistinctTest<'a> {
         into.clear();
         let t = tables();
         let pictures = self.pictures;
-        let white_moves = u32::from(left.div_ceil(2));
         let black_moves = u32::from(left / 2);
         // Castling moves two White units at once and gives the named
         // king and rooks other routes, and en passant captures a pawn
@@ -183,8 +182,8 @@ impl<'a> DistinctTest<'a> {
         let castling = &black.castling;
         let n_units = black.n;
         for c in alive {
-            let vacate = if may_vacate && u32::from(c.white) == white_moves {
-                pictures.to_vacate(t, self.units, c, black.units(), black_on)
+            let vacate = if may_vacate {
+                pictures.to_vacate(t, self.units, c, left, black.units(), black_on)
             } else {
                 0
             };
@@ -297,16 +296,17 @@ impl KindCosts {
 
 impl Pictures {
     /// The Black units (bits by index in `black`) standing where picture
-    /// `c`'s mate needs an empty square, at a node where its named units
-    /// need every White move left: the king's square, the line from the
-    /// checker to it, and the squares a named pawn pushes through to its
-    /// square. Left out: those a named unit's shortest route may capture
-    /// where they stand (a pawn's pushes counted as if they captured).
+    /// `c`'s mate needs an empty square (the king's square, the line from
+    /// the checker to it, and the squares a named pawn pushes through to
+    /// its square) that White cannot capture there within its moves to
+    /// spare (see [`capture_extra`]), with `left` plies to go: they leave
+    /// by a Black move.
     fn to_vacate(
         &self,
         t: &Tables,
         units: &Units,
         c: &Costs,
+        left: u8,
         black: &[(Role, Square)],
         black_on: Bitboard,
     ) -> u16 {
@@ -323,14 +323,17 @@ impl Pictures {
         if (empty & black_on).is_empty() {
             return 0;
         }
+        let spare = u32::from(left.div_ceil(2)).saturating_sub(u32::from(c.white));
         let mut vacate = 0u16;
         for (i, &(_, sq)) in black.iter().enumerate() {
-            if empty.contains(sq) && !named_route_captures(t, units, named, sq) {
+            if empty.contains(sq) && capture_extra(t, units, named, c.named_ids, sq, spare) > spare
+            {
                 vacate |= 1 << i;
             }
         }
         vacate
     }
+
     /// Whether two of `kinds` are blocks of the same square.
     fn kinds_share_a_square(&self, kinds: Kinds) -> bool {
         let mut squares = Bitboard::EMPTY;
@@ -351,23 +354,70 @@ impl Pictures {
 /// Blocks a picture has at most: the king's flights.
 const MAX_BLOCKS: usize = 8;
 
-/// Whether one of the `named` units (now where `units` has them) may pass
-/// through `sq` on a route no longer than its cost in the picture: it may
-/// then capture a unit standing there at no extra move. (White may not
-/// castle: see [`Pictures::distinct_blockers`].)
-fn named_route_captures(t: &Tables, units: &Units, named: &[Placed], sq: Square) -> bool {
-    named.iter().enumerate().any(|(i, n)| {
+/// The fewest White moves beyond a picture's count that capturing a
+/// unit standing on `sq` costs: a named unit's detour through `sq` (its
+/// route there and on to its square, less its cost in the picture), or
+/// another White unit's route there (which the picture does not count).
+/// The units are where `units` has them; `named_ids` has the named ones'
+/// bits. (White may not castle: see [`DistinctTest`].) Once it finds a
+/// capture within `enough` moves, it answers that one.
+fn capture_extra(
+    t: &Tables,
+    units: &Units,
+    named: &[Placed],
+    named_ids: u32,
+    sq: Square,
+    enough: u32,
+) -> u32 {
+    let mut least = u32::from(FAR);
+    for (i, n) in named.iter().enumerate() {
         let Some((_, role, from)) = units.units[usize::from(n.id)] else {
-            return false;
+            continue;
         };
         let row = t.state_row(Color::White, role, from);
         let cost = u32::from(named_dist_in(row, role, i, n));
-        Role::ALL.into_iter().any(|via| {
-            let there = row[(via as usize - 1) * 64 + sq.to_usize()];
+        for via in Role::ALL {
+            let there = landing(row, role, sq, via);
             let on = t.state_dist(Color::White, via, sq, n.role, n.sq);
-            there != FAR && on != FAR && u32::from(there) + u32::from(on) <= cost
-        })
-    })
+            if there != FAR && on != FAR {
+                least = least.min((u32::from(there) + u32::from(on)).saturating_sub(cost));
+            }
+        }
+        if least <= enough {
+            return least;
+        }
+    }
+    for (id, unit) in units.units.iter().enumerate() {
+        if let Some((Color::White, role, from)) = *unit {
+            if named_ids & 1 << id == 0 {
+                let row = t.state_row(Color::White, role, from);
+                for via in Role::ALL {
+                    least = least.min(u32::from(landing(row, role, sq, via)));
+                }
+                if least <= enough {
+                    return least;
+                }
+            }
+        }
+    }
+    least
+}
+
+/// Moves for a White unit now `role`, with its state `row`, to capture on
+/// `sq` in the role `via`: a pawn that stays one captures diagonally. (A
+/// promoted pawn's last step may be counted as a capture though it was a
+/// push: that only makes the count lower.)
+fn landing(row: &[u8], role: Role, sq: Square, via: Role) -> u8 {
+    if role == Role::Pawn && via == Role::Pawn {
+        let pawn = (Role::Pawn as usize - 1) * 64;
+        attacks::pawn_attacks(Color::Black, sq)
+            .into_iter()
+            .map(|from| row[pawn + from.to_usize()].saturating_add(1))
+            .min()
+            .unwrap_or(FAR)
+    } else {
+        row[(via as usize - 1) * 64 + sq.to_usize()]
+    }
 }
 
 /// Black units assigned to a picture's blocks, one unit a block: the
@@ -500,6 +550,30 @@ mod tests {
         let a8 = from_a8(&all);
         assert!(a8.iter().all(|i| alive.contains(i)));
         assert!(a8.iter().any(|i| kept.contains(i)), "{a8:?} {kept:?}");
+    }
+
+    /// What capturing a unit costs White beyond a picture's count: a rook
+    /// named for a8 detours from b2 through c8 by one move and through c7
+    /// by two (the king is farther, and the pawn on c6 cannot capture on
+    /// c7 but by promoting first: three moves); from c2 it passes c8.
+    #[test]
+    fn a_capture_costs_the_detour_or_another_units_route() {
+        let t = tables();
+        for (fen, rook, c8, c7) in [
+            ("2n3k1/2p3pp/2P5/8/8/8/1R6/6K1 w - - 0 1", Square::B2, 1, 2),
+            ("2n3k1/2p3pp/2P5/8/8/8/2R5/6K1 w - - 0 1", Square::C2, 0, 1),
+        ] {
+            let units = Units::new(&position(fen)).unwrap();
+            let named = Placed {
+                id: units.by_square[rook.to_usize()],
+                role: Role::Rook,
+                sq: Square::A8,
+            };
+            let ids = 1 << named.id;
+            let extra = |sq| capture_extra(t, &units, &[named], ids, sq, 0);
+            assert_eq!(extra(Square::C8), c8, "{fen}");
+            assert_eq!(extra(Square::C7), c7, "{fen}");
+        }
     }
 
     /// Along the first solution of every corpus helpmate, each Black
