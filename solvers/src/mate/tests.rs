@@ -66,3 +66,17 @@ fn insufficient_material_is_recognised() {
     assert_eq!(found, Ok(Found::Keys(Vec::new())));
     assert!(solver.stats().nodes < 5_000, "{:?}", solver.stats());
 }
+
+/// Regression (oracle, seed 99): the rook on h8 stands on the mated
+/// king's square, and the distinct-blocker test had it leave by a move of
+/// its own; castling takes it out of the way with the king's move:
+/// 1.Kg4 0-0 2.e7 Kh8 3.exf8=Q# (and 1.Kg5).
+#[test]
+fn a_rook_that_may_castle_leaves_with_the_king() {
+    let Found::Lines(lines) = solve("4k2r/8/4P1P1/7K/8/8/8/8 w k - 0 1", "h#2.5") else {
+        panic!("lines expected")
+    };
+    let mut firsts: Vec<&str> = lines.iter().map(|l| l.uci[0].as_str()).collect();
+    firsts.sort_unstable();
+    assert_eq!(firsts, ["h5g4", "h5g5"], "{lines:?}");
+}

@@ -183,7 +183,7 @@ impl<'a> DistinctTest<'a> {
         let n_units = black.n;
         for c in alive {
             let vacate = if may_vacate {
-                pictures.to_vacate(t, self.units, c, left, black.units(), black_on)
+                pictures.to_vacate(t, self.units, c, left, black, black_on)
             } else {
                 0
             };
@@ -300,14 +300,15 @@ impl Pictures {
     /// the checker to it, and the squares a named pawn pushes through to
     /// its square) that White cannot capture there within its moves to
     /// spare (see [`capture_extra`]), with `left` plies to go: they leave
-    /// by a Black move.
+    /// by a Black move. A rook that may castle is left out: castling
+    /// moves it with the king, at no move of its own.
     fn to_vacate(
         &self,
         t: &Tables,
         units: &Units,
         c: &Costs,
         left: u8,
-        black: &[(Role, Square)],
+        black: &BlackSide,
         black_on: Bitboard,
     ) -> u16 {
         let p = &self.all[c.index as usize];
@@ -325,7 +326,11 @@ impl Pictures {
         }
         let spare = u32::from(left.div_ceil(2)).saturating_sub(u32::from(c.white));
         let mut vacate = 0u16;
-        for (i, &(_, sq)) in black.iter().enumerate() {
+        for (i, &(role, sq)) in black.units().iter().enumerate() {
+            // Castling moves a rook out of the way with the king's move.
+            if black.castling.may_castle(Color::Black, role, sq) {
+                continue;
+            }
             if empty.contains(sq) && capture_extra(t, units, named, c.named_ids, sq, spare) > spare
             {
                 vacate |= 1 << i;
