@@ -47,11 +47,16 @@ pub(super) const IMMOBILE_MIN_PLIES: u8 = 2;
 pub(super) const BOUND_MIN_RATE: u64 = 50;
 
 /// Plies left from which a node's pictures are also tested with each block
-/// given its own unit ([`Pictures::distinct_blockers`]). On the helpmate
+/// given its own unit ([`DistinctTest`]), and from which (exclusive)
+/// Black's moves are tested so before they are played. On the helpmate
 /// rows (one thread, nodes): hm032 114,731 -> 63,186, hm034 92,032 ->
-/// 60,256, hm060 267,314 -> 160,483. From 2 plies, the h#3 rows with
-/// thousands of pictures (hm075, hm113) took 10-30 % longer for the same
-/// nodes.
+/// 60,256, hm060 267,314 -> 160,483 with the first test (the cheapest
+/// unit per block, shared ones counted at their second cheapest); with the
+/// least assignment, the units in the way and the test before Black's
+/// moves, hm032 18,306, hm034 8,524, hm060 153,994. From 2 plies, the h#3
+/// rows with thousands of pictures (hm075, hm113) took 10-30 % longer for
+/// the same nodes with the first test; with the present one, 3 and 5 to 7
+/// plies made no difference past the noise.
 pub(super) const DISTINCT_MIN_PLIES: u8 = 4;
 
 /// The distinct-blocker test of Black's moves before they are played is
@@ -367,9 +372,10 @@ impl Solver {
                 u.play(pos.turn(), m);
                 u
             });
-            let kept = match distinct {
-                true => &buffers.distinct_kept,
-                false => &buffers.kept,
+            let kept = if distinct {
+                &buffers.distinct_kept
+            } else {
+                &buffers.kept
             };
             let child = Node {
                 units: next_units.as_ref(),
@@ -427,7 +433,7 @@ pub(super) struct Node<'a> {
     /// included (see [`picture::movetest::MoveTest::keep`]).
     pub(super) exact: bool,
     /// Whether the parent's distinct-blocker test chose `alive` (see
-    /// [`Pictures::distinct_blockers`]).
+    /// [`DistinctTest`]).
     pub(super) distinct: bool,
     /// The position's hash, when the parent worked it out (and found it
     /// missing from the table).

@@ -1,7 +1,8 @@
 //! The distinct-blocker test: a picture's blocks are squares that
 //! distinct Black units fill at the end, so blocks that share their
 //! cheapest unit cost more than the plain sum of cheapest blockers; and
-//! with no White move to spare, Black units in the mate's way must leave.
+//! Black units in the mate's way that White cannot capture in time must
+//! leave.
 
 use super::*;
 
@@ -53,12 +54,11 @@ impl BlackSide {
 ///
 /// - A unit stands on one square at the end, so distinct units fill the
 ///   blocks: the least cost of such an assignment ([`Assignment`]).
-/// - With no White move to spare (the named units need every move left,
-///   by shortest routes, and no other White unit moves), a Black unit
-///   standing where the mate needs the square empty (see
-///   [`Pictures::to_vacate`]) leaves by a Black move of its own, unless a
-///   named unit's shortest route captures it there. Its move is one more
-///   for Black unless it is one of the blockers, whose moves are counted.
+/// - A Black unit standing where the mate needs the square empty (see
+///   [`Pictures::to_vacate`]) leaves by a Black move of its own unless
+///   White can capture it there within the moves it has to spare beyond
+///   the picture's count ([`capture_extra`]). Its move is one more for
+///   Black unless it is one of the blockers, whose moves are counted.
 ///
 /// It runs at a node ([`DistinctTest::keep`]) and after each of its Black
 /// moves before the move is played ([`DistinctTest::keep_after`]): at a
