@@ -52,8 +52,8 @@ pub(super) const BOUND_MIN_RATE: u64 = 50;
 /// rows (one thread, nodes): hm032 114,731 -> 63,186, hm034 92,032 ->
 /// 60,256, hm060 267,314 -> 160,483 with the first test (the cheapest
 /// unit per block, shared ones counted at their second cheapest); with the
-/// least assignment, the units in the way and the test before Black's
-/// moves, hm032 18,306, hm034 8,524, hm060 153,994. From 2 plies, the h#3
+/// least assignment and the test before Black's moves, hm032 21,345,
+/// hm034 11,784, hm060 155,132. From 2 plies, the h#3
 /// rows with thousands of pictures (hm075, hm113) took 10-30 % longer for
 /// the same nodes with the first test; with the present one, 3 and 5 to 7
 /// plies made no difference past the noise.
@@ -242,12 +242,8 @@ impl Solver {
                 pos.turn().is_black() && left > DISTINCT_MIN_PLIES && self.distinct_pays();
             let node_test = !node.distinct && left >= DISTINCT_MIN_PLIES;
             if black_moves || node_test {
-                let test = distinct_test.insert(DistinctTest::new(
-                    pictures,
-                    units,
-                    pos,
-                    &mut buffers.columns,
-                ));
+                let test =
+                    distinct_test.insert(DistinctTest::new(pictures, pos, &mut buffers.columns));
                 if node_test {
                     test.keep(left, alive, &mut buffers.distinct);
                     if buffers.distinct.is_empty() {

@@ -40,10 +40,8 @@
 //! one move dearer, the rook free), and White's last move is one that
 //! puts a picture's last unit in place or uncovers its checker. A few
 //! plies up, a picture's blocks are given to distinct Black units (the
-//! least such assignment), and a Black unit standing where the mate needs
-//! an empty square must leave by a move of its own unless White can
-//! capture it there within its moves to spare (`picture::distinct`);
-//! Black's moves are put to that test before they are played.
+//! least such assignment, `picture::distinct`), and Black's moves are put
+//! to that test before they are played.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -68,9 +68,9 @@ fn insufficient_material_is_recognised() {
 }
 
 /// Regression (oracle, seed 99): the rook on h8 stands on the mated
-/// king's square, and the distinct-blocker test had it leave by a move of
-/// its own; castling takes it out of the way with the king's move:
-/// 1.Kg4 0-0 2.e7 Kh8 3.exf8=Q# (and 1.Kg5).
+/// king's square, and a rule tried for the distinct-blocker test had it
+/// leave by a move of its own; castling takes it out of the way with the
+/// king's move: 1.Kg4 0-0 2.e7 Kh8 3.exf8=Q# (and 1.Kg5).
 #[test]
 fn a_rook_that_may_castle_leaves_with_the_king() {
     let Found::Lines(lines) = solve("4k2r/8/4P1P1/7K/8/8/8/8 w k - 0 1", "h#2.5") else {

@@ -76,18 +76,6 @@ impl Castling {
         self.n += 1;
     }
 
-    /// Whether `color` may castle.
-    pub(crate) fn any(&self, color: Color) -> bool {
-        self.ways[..self.n].iter().any(|w| w.color == color)
-    }
-
-    /// Whether the unit of `color` now `role` on `from` may castle.
-    pub(crate) fn may_castle(&self, color: Color, role: Role, from: Square) -> bool {
-        self.ways[..self.n]
-            .iter()
-            .any(|w| w.color == color && w.role == role && w.from == from)
-    }
-
     /// `dist` from a unit's square, least over its ways.
     #[inline]
     pub(crate) fn least(

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use shakmaty::{attacks, Bitboard, Chess, Color, EnPassantMode, Move, Position, Role, Square};
+use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::help_bound::{empty_attacks, tables, Tables, FAR, NEAR};
 
@@ -664,7 +664,7 @@ mod tests {
                         p.filter(&pos, u, left, alive.as_deref(), &mut costs);
                         assert!(!costs.is_empty(), "{id}: no picture before move {i} {uci}");
                         let mut distinct = Vec::new();
-                        DistinctTest::new(p, u, &pos, &mut Vec::new()).keep(
+                        DistinctTest::new(p, &pos, &mut Vec::new()).keep(
                             left,
                             &costs,
                             &mut distinct,
