@@ -243,7 +243,7 @@ impl Solver {
             let node_test = !node.distinct && left >= DISTINCT_MIN_PLIES;
             if black_moves || node_test {
                 let test =
-                    distinct_test.insert(DistinctTest::new(pictures, pos, &mut buffers.columns));
+                    distinct_test.insert(DistinctTest::new(pictures, pos, &mut buffers.kind_costs));
                 if node_test {
                     test.keep(left, alive, &mut buffers.distinct);
                     if buffers.distinct.is_empty() {
@@ -414,7 +414,7 @@ pub(super) struct Buffers {
     /// move.
     pub(super) distinct_kept: Vec<Costs>,
     /// The distinct-blocker test's costs (see [`DistinctTest::new`]).
-    pub(super) columns: Vec<KindCosts>,
+    pub(super) kind_costs: Vec<KindCosts>,
 }
 
 /// What a helpmate node inherits from its parent for the picture test.

@@ -71,7 +71,7 @@ pub(crate) struct DistinctTest<'a> {
 
 impl<'a> DistinctTest<'a> {
     /// The test at `pos`, with `costs` to work in (reused from node to
-    /// node: the test runs at most nodes and its table is 5 KB).
+    /// node: the test runs at most nodes and its table is 6 KB).
     pub(crate) fn new(
         pictures: &'a Pictures,
         pos: &Chess,
