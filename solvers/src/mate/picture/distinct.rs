@@ -14,17 +14,8 @@ pub(super) fn two_cheapest(
     units: &[(Role, Square)],
     k: usize,
 ) -> (u8, usize, u8) {
-    let (mut best, mut index, mut second) = (FAR, 0, FAR);
-    for (i, &(r, sq)) in units.iter().enumerate() {
-        let d = castling.least(Color::Black, r, sq, |s| pictures.kind_dist(t, k, r, s));
-        if d < best {
-            second = best;
-            (best, index) = (d, i);
-        } else if d < second {
-            second = d;
-        }
-    }
-    (best, index, second)
+    let costs = KindCosts::of(units, |r, sq| pictures.blocker_cost(t, castling, k, r, sq));
+    (costs.best.0, costs.best.1, costs.second.0)
 }
 
 /// Black's units but the king, as the distinct-blocker test reads them.
@@ -169,9 +160,8 @@ impl<'a> DistinctTest<'a> {
             };
             for k in kinds_of(c.kinds & !self.known) {
                 let node = self.black.units();
-                self.costs[k] = KindCosts::of(node, |r, sq| {
-                    castling.least(Color::Black, r, sq, |s| pictures.kind_dist(t, k, r, s))
-                });
+                self.costs[k] =
+                    KindCosts::of(node, |r, sq| pictures.blocker_cost(t, castling, k, r, sq));
             }
             self.known |= c.kinds;
             let mut kinds = [0; MAX_BLOCKS];
@@ -184,8 +174,7 @@ impl<'a> DistinctTest<'a> {
                 if let Some(i) = moved {
                     if self.moved_known & 1 << k == 0 {
                         let (r, sq) = black.units[i];
-                        self.moved_costs[k] =
-                            castling.least(Color::Black, r, sq, |s| pictures.kind_dist(t, k, r, s));
+                        self.moved_costs[k] = pictures.blocker_cost(t, castling, k, r, sq);
                         self.moved_known |= 1 << k;
                     }
                     moved_costs[n] = self.moved_costs[k];
@@ -261,6 +250,19 @@ impl KindCosts {
 }
 
 impl Pictures {
+    /// Moves for the Black unit now `role` on `sq` to fill kind `k`,
+    /// castling ways included.
+    fn blocker_cost(
+        &self,
+        t: &Tables,
+        castling: &Castling,
+        k: usize,
+        role: Role,
+        sq: Square,
+    ) -> u8 {
+        castling.least(Color::Black, role, sq, |s| self.kind_dist(t, k, role, s))
+    }
+
     /// Whether two of `kinds` are blocks of the same square.
     fn kinds_share_a_square(&self, kinds: Kinds) -> bool {
         let mut squares = Bitboard::EMPTY;
