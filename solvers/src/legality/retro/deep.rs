@@ -108,12 +108,23 @@ pub fn check_with(setup: &Setup, max_plies: usize, max_work: usize) -> Option<us
     if setup.ep_square.is_some() || is_initial(setup) {
         return None;
     }
-    let mut search = Search {
+    let search = || Search {
         dead: FxHashSet::default(),
         failed: FxHashMap::default(),
         possible: FxHashMap::default(),
         work: max_work,
     };
+    // A diagram alive at the deepest search is alive at every shallower
+    // one (a chain's prefix is a chain), and most diagrams are: one chain
+    // of possible positions settles it, where deepening ply by ply would
+    // follow that chain again at every depth (most of a one-shot solve's
+    // legality time on a small problem). Only a diagram found dead, or
+    // one the work limit stops, is searched ply by ply, as before, for
+    // the least depth.
+    if search().dead(setup, max_plies) == Some(false) {
+        return None;
+    }
+    let mut search = search();
     for plies in 1..=max_plies {
         if search.dead(setup, plies)? {
             return Some(plies);
