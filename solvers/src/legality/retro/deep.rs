@@ -2,7 +2,10 @@
 //! must end, within a few plies, in a position that fails the static tests
 //! (the cheap layer, [`super::static_flaws`] and [`super::parity`]).
 //!
-//! The search goes back ply by ply (iterative deepening); a position is
+//! The search first looks for one chain of possible positions as deep as
+//! it may go, which settles most diagrams (alive); a diagram it does not
+//! settle so is searched back ply by ply (iterative deepening), for the
+//! least depth within which it dies. A position is
 //! dead when it fails the static tests or when every retraction from it
 //! leads to a dead position. Dead positions are remembered (being dead is
 //! a fact, whatever the depth). A flaw is reported only when the diagram
