@@ -137,12 +137,25 @@ impl Tables {
         for color in [Color::Black, Color::White] {
             for role in Role::ALL {
                 for from in Square::ALL {
-                    let dist = bfs(color, role, from, succ);
                     let at_state = (((color as usize) * 6 + role as usize - 1) * 64
                         + from.to_usize())
                         * 6
                         * 64;
                     debug_assert_eq!(state_dist.len(), at_state);
+                    // A piece moves and attacks alike for both colours on
+                    // an empty board: White's rows are Black's, copied
+                    // (half the build, which every one-shot solve pays).
+                    if color.is_white() && role != Role::Pawn {
+                        let black = index(Color::Black, role, from, Square::A1);
+                        let row = index(color, role, from, Square::A1);
+                        let black_state = at_state - 6 * 64 * 64 * 6;
+                        state_dist.extend_from_within(black_state..black_state + 6 * 64);
+                        reach.copy_within(black..black + 64, row);
+                        attack.copy_within(black..black + 64, row);
+                        near[row / 64] = near[black / 64];
+                        continue;
+                    }
+                    let dist = bfs(color, role, from, succ);
                     state_dist.extend_from_slice(&dist);
                     // The squares stood on and attacked at each distance,
                     // as bitboards: a square's distance is the first level
