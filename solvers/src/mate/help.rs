@@ -334,11 +334,14 @@ impl Solver {
             // units (most, at a node with little to spare) are told before
             // they are played.
             if let Some(d) = &mut distinct_test {
-                let tested = buffers.kept.len() as u64;
-                self.shared
-                    .distinct_tested
-                    .fetch_add(tested, Ordering::Relaxed);
                 distinct = d.keep_after(m, left - 1, &buffers.kept, &mut buffers.distinct_kept);
+                // Only the moves the test follows count for its switch.
+                if distinct {
+                    let tested = buffers.kept.len() as u64;
+                    self.shared
+                        .distinct_tested
+                        .fetch_add(tested, Ordering::Relaxed);
+                }
                 if distinct && buffers.distinct_kept.is_empty() {
                     self.shared.distinct_dropped.fetch_add(1, Ordering::Relaxed);
                     continue;
