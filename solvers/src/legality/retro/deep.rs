@@ -170,6 +170,45 @@ mod tests {
         }
     }
 
+    /// The plain search the first chain search goes ahead of: deepening
+    /// ply by ply from one, as `check_with` did alone.
+    fn deepening(setup: &Setup, max_plies: usize, max_work: usize) -> Option<usize> {
+        if setup.ep_square.is_some() || is_initial(setup) {
+            return None;
+        }
+        let mut search = Search {
+            dead: FxHashSet::default(),
+            failed: FxHashMap::default(),
+            possible: FxHashMap::default(),
+            work: max_work,
+        };
+        (1..=max_plies).find_map(|plies| search.dead(setup, plies)?.then_some(plies))
+    }
+
+    /// On every diagram of the legality corpora and the mate corpus (other
+    /// solvers' verdicts), under the real limits, the search answers as
+    /// plain deepening does: the same least depth for the dead ones,
+    /// nothing for the others.
+    #[test]
+    fn the_chain_search_answers_as_deepening_does() {
+        use crate::testing::{data, read_csv};
+        let (mut compared, mut dead) = (0, 0);
+        for file in ["legality.csv", "sherlock_legality.csv", "mate.csv"] {
+            for row in read_csv(&data(file)) {
+                let Ok(fen) = row["fen"].parse::<Fen>() else {
+                    continue;
+                };
+                let s = fen.into_setup();
+                let want = deepening(&s, MAX_PLIES, MAX_WORK);
+                assert_eq!(check_with(&s, MAX_PLIES, MAX_WORK), want, "{}", row["fen"]);
+                compared += 1;
+                dead += usize::from(want.is_some());
+            }
+        }
+        assert!(compared >= 250, "only {compared} diagrams compared");
+        assert!(dead >= 1, "no dead diagram compared");
+    }
+
     #[test]
     fn initial_array_is_left_alone() {
         assert_eq!(
