@@ -9,7 +9,7 @@
 //! another Black unit (a White unit there could be taken), or, for a pawn,
 //! when its push square is filled. A queen moves along every line, so a
 //! pin never stops it. Each way is priced with empty-board distances
-//! ([`super::help_bound::Tables`]), which only ever undercount: a pin
+//! ([`super::distances::Tables`]), which only ever undercount: a pin
 //! asks some White unit to stand, as a line piece, on a line through the
 //! square; a wall of blockers asks the unit's moves to the square plus the
 //! moves of distinct other Black units to the blocking squares, within
@@ -23,14 +23,15 @@
 //! move, has no move to spare for the units that must be taken, its move
 //! must take one of them ([`Immobility::MustTake`]).
 //!
-//! The distances are those of [`super::help_bound`]; the king's own
+//! The distances are those of [`super::distances`]; the king's own
 //! stalemate is [`super::help_bound::may_stalemate`]'s.
 
 use std::sync::OnceLock;
 
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
 
-use super::help_bound::{castling_bonus, tables, Tables, NEAR};
+use super::distances::{tables, Tables, NEAR};
+use super::help_bound::castling_bonus;
 
 /// Most units of a side the test keeps (any legal position has at most
 /// sixteen).

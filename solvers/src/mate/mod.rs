@@ -63,6 +63,7 @@ use crate::tablebase::Wdl;
 use crate::transposition::{payload, Table};
 use picture::{Costs, DistinctTest, KindCosts, Pictures, Units};
 
+mod distances;
 mod help;
 mod help_bound;
 mod immobile;

@@ -51,6 +51,16 @@ struct Search {
 }
 
 impl Search {
+    /// A search that may judge `work` positions.
+    fn new(work: usize) -> Search {
+        Search {
+            dead: FxHashSet::default(),
+            failed: FxHashMap::default(),
+            possible: FxHashMap::default(),
+            work,
+        }
+    }
+
     fn possible(&mut self, setup: &Setup) -> Option<bool> {
         if let Some(&p) = self.possible.get(setup) {
             return Some(p);
@@ -111,12 +121,6 @@ pub fn check_with(setup: &Setup, max_plies: usize, max_work: usize) -> Option<us
     if setup.ep_square.is_some() || is_initial(setup) {
         return None;
     }
-    let search = || Search {
-        dead: FxHashSet::default(),
-        failed: FxHashMap::default(),
-        possible: FxHashMap::default(),
-        work: max_work,
-    };
     // A diagram alive at the deepest search is alive at every shallower
     // one (a chain's prefix is a chain), and most diagrams are: one chain
     // of possible positions settles it, where deepening ply by ply would
@@ -124,10 +128,10 @@ pub fn check_with(setup: &Setup, max_plies: usize, max_work: usize) -> Option<us
     // legality time on a small problem). Only a diagram found dead, or
     // one the work limit stops, is searched ply by ply, as before, for
     // the least depth.
-    if search().dead(setup, max_plies) == Some(false) {
+    if Search::new(max_work).dead(setup, max_plies) == Some(false) {
         return None;
     }
-    let mut search = search();
+    let mut search = Search::new(max_work);
     for plies in 1..=max_plies {
         if search.dead(setup, plies)? {
             return Some(plies);
@@ -176,12 +180,7 @@ mod tests {
         if setup.ep_square.is_some() || is_initial(setup) {
             return None;
         }
-        let mut search = Search {
-            dead: FxHashSet::default(),
-            failed: FxHashMap::default(),
-            possible: FxHashMap::default(),
-            work: max_work,
-        };
+        let mut search = Search::new(max_work);
         (1..=max_plies).find_map(|plies| search.dead(setup, plies)?.then_some(plies))
     }
 

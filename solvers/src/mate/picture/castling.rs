@@ -12,7 +12,7 @@
 
 use shakmaty::{CastlingSide, Chess, Color, Position, Role, Square};
 
-use super::super::help_bound::{Tables, FAR};
+use super::super::distances::{Tables, FAR};
 
 /// A king and two rooks a side.
 const MAX_WAYS: usize = 6;
@@ -145,7 +145,7 @@ impl Rows {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::help_bound::tables;
+    use super::super::super::distances::tables;
     use super::*;
     use crate::testing::position;
 

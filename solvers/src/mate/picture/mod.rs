@@ -9,7 +9,7 @@
 //! enumerated there (its White units, taken in order, each kept when it
 //! covers a square the earlier ones do not), so a position from which no
 //! picture is reachable within the moves left has no solution. Distances
-//! are per unit on an empty board (see [`super::help_bound`]), so the test
+//! are per unit on an empty board (see [`super::distances`]), so the test
 //! is admissible: it never loses a solution.
 //!
 //! A flight to block is a blocker *kind*: a plain square, which any Black
@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
 
-use super::help_bound::{empty_attacks, tables, Tables, FAR, NEAR};
+use super::distances::{empty_attacks, tables, Tables, FAR, NEAR};
 
 mod castling;
 mod distinct;
