@@ -197,17 +197,12 @@ impl Solver {
         }
         let pictures = self.pictures.clone().zip(node.units);
         // At the last ply the checking moves are found as fast as the test
-        // would run. For stalemate, two and three plies before the end the
-        // test costs more than it saves (hpint 73 at h=4: 1.6 s without
-        // it, 3.3 s with it at every depth, 1.5 s from four plies up); the
-        // reply test below covers the last two.
-        if pictures.is_none() && left >= 2 && (self.mates() || left >= 4) && self.bound_pays() {
+        // would run. A helpstalemate's king is tested with its other units
+        // (see `immobile::immobility` below): its flights' blockers must
+        // end there without a move, which this test does not ask.
+        if pictures.is_none() && left >= 2 && self.mates() && self.bound_pays() {
             self.bound_calls += 1;
-            let may_end = match self.goal {
-                Goal::Mate => help_bound::may_mate(pos, left),
-                Goal::Stalemate => help_bound::may_stalemate(pos, left),
-            };
-            if !may_end {
+            if !help_bound::may_mate(pos, left) {
                 self.bound_prunes += 1;
                 return false;
             }
@@ -280,7 +275,7 @@ impl Solver {
         // parent's probe then skips it before playing the move.
         let mut must_take = None;
         if self.goal == Goal::Stalemate && left >= IMMOBILE_MIN_PLIES {
-            match immobile::immobility(pos, left) {
+            match immobile::immobility(pos, left, &mut self.king_tally) {
                 Immobility::Hopeless => {
                     if let Some(hash) = hash {
                         self.shared.table.put(help_key(hash ^ salt, left), 1, left);

@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
 
 use super::distances::{tables, Tables, NEAR};
-use super::help_bound::castling_bonus;
+use super::help_bound::{castling_bonus, may_end_with};
 
 /// Most units of a side the test keeps (any legal position has at most
 /// sixteen).
@@ -59,7 +59,48 @@ pub(crate) enum Immobility {
 /// White's units is a move nearer to where it was going, with a move less
 /// to go; a capture only takes a filler away). So the units that must be
 /// taken now must still be taken after it, but for the one it takes.
-pub(crate) fn immobility(pos: &Chess, left: u8) -> Immobility {
+///
+/// The king's own stalemate is asked of too, its flights blocked only by
+/// units that may end there without a move, where `king` says it pays.
+pub(crate) fn immobility(pos: &Chess, left: u8, king: &mut KingTally) -> Immobility {
+    immobility_of(pos, left, Some(king))
+}
+
+/// Plies left the [`KingTally`] tells apart; more count as these.
+const TALLY_PLIES: usize = 16;
+
+/// The king's part of [`immobility`] is dropped, plies left by plies
+/// left, once this many calls there decided too few nodes.
+const KING_TRIAL: u64 = 10_000;
+
+/// Calls of the king's part of [`immobility`] and the nodes it decided,
+/// per plies left: it costs about as much as the rest of the test, which
+/// a node it decides saves for its whole subtree, about four times larger
+/// per ply. So it must decide one node in 4 two plies from the end, one
+/// in 16 at three, and so on (hpint 51, h=5: one in 3.4 at two, 20 at
+/// three, 56 at four; hpint 74, h=6: one in 1.7 to 2.4 at every depth).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct KingTally {
+    calls: [u64; TALLY_PLIES],
+    decided: [u64; TALLY_PLIES],
+}
+
+impl KingTally {
+    fn pays(&self, left: u8) -> bool {
+        let l = usize::from(left).min(TALLY_PLIES - 1);
+        let rate = 1u64 << (2 * l.saturating_sub(1)).min(40);
+        self.calls[l] < KING_TRIAL || self.decided[l] * rate >= self.calls[l]
+    }
+
+    fn count(&mut self, left: u8, decided: bool) {
+        let l = usize::from(left).min(TALLY_PLIES - 1);
+        self.calls[l] += 1;
+        self.decided[l] += u64::from(decided);
+    }
+}
+
+/// [`immobility`], the king's part left out without a `king` tally.
+fn immobility_of(pos: &Chess, left: u8, king: Option<&mut KingTally>) -> Immobility {
     let board = pos.board();
     let white_moves = left.div_ceil(2) + castling_bonus(pos, Color::White);
     let black_moves = left / 2 + castling_bonus(pos, Color::Black);
@@ -121,11 +162,19 @@ pub(crate) fn immobility(pos: &Chess, left: u8) -> Immobility {
     } else {
         Immobility::Open
     };
-    if counted != Immobility::Hopeless && !sides.moves_suffice(&order[..n]) {
-        Immobility::Hopeless
-    } else {
-        counted
+    if counted == Immobility::Hopeless || !sides.moves_suffice(&order[..n]) {
+        return Immobility::Hopeless;
     }
+    // The king's own stalemate, its flights blocked only by units that
+    // may end there without a move.
+    if let Some(tally) = king.filter(|t| t.pays(left)) {
+        let hopeless = !may_end_with(pos, left, false, Some(&|sq| sides.block_cost(sq)));
+        tally.count(left, hopeless);
+        if hopeless {
+            return Immobility::Hopeless;
+        }
+    }
+    counted
 }
 
 /// The square of the unit `m` captures, if any (an en passant capture
@@ -371,6 +420,37 @@ impl Sides<'_> {
                     self.stops(i, last, sq, d, pins)
                 })
         })
+    }
+
+    /// The fewest moves for a Black unit other than the king to stand on
+    /// `sq` and end there without a move (see [`Sides::stops`]), in any
+    /// role it may end in; `u8::MAX` when none may within Black's moves.
+    /// A stalemated king's flight holds such a unit or is attacked.
+    fn block_cost(&self, sq: Square) -> u8 {
+        let moves = self.black_moves;
+        let mut best = u8::MAX;
+        for (i, &(role, from)) in self.black.iter().enumerate() {
+            let mut consider = |last: Role, d: u8| {
+                if d <= moves
+                    && d < best
+                    && self.may_stop_on(last, true).contains(sq)
+                    && self.stops(i, last, sq, d, true)
+                {
+                    best = d;
+                }
+            };
+            match role {
+                Role::King => {}
+                Role::Pawn => {
+                    let row = self.t.state_row(Color::Black, role, from);
+                    for (r, &last) in Role::ALL[..FINAL_ROLES].iter().enumerate() {
+                        consider(last, row[r * 64 + sq.to_usize()]);
+                    }
+                }
+                _ => consider(role, self.t.reach(Color::Black, role, from, sq)),
+            }
+        }
+        best
     }
 
     /// Do Black's moves suffice for every unit in `units` to reach where
@@ -634,8 +714,13 @@ mod tests {
 
     use crate::testing::{position, stalemate_cases, stalemate_in};
 
+    /// The whole test, the king's part included.
+    fn full(pos: &Chess, left: u8) -> Immobility {
+        immobility(pos, left, &mut KingTally::default())
+    }
+
     /// Stalemates where White takes Black's promoted units one by one.
-    const EXCELSIORS: [(&str, &str); 4] = [
+    const EXCELSIORS: [(&str, &str); 6] = [
         // hpint 74 (Wermelinger).
         (
             "5n2/K7/8/8/8/8/p2pP1p1/7k b - - 0 1",
@@ -656,6 +741,17 @@ mod tests {
             "8/8/6KP/8/8/8/1pp1Rppp/k7 b - - 0 1",
             "c2c1r h6h7 c1h1 h7h8q g2g1b h8h3 b2b1n h3f1",
         ),
+        // hpint 31 (Steudel).
+        (
+            "8/p7/B7/7p/P3K1pr/7b/1p2p2p/6k1 b - - 0 1",
+            "b2b1r a4a5 b1b6 a5b6 e2e1n b6b7 e1g2 b7b8q h2h1b b8g3",
+        ),
+        // hpint 25 (Kardos): the king hemmed in by its own pawns until
+        // the last two promote and are taken.
+        (
+            "7K/6p1/1p6/8/8/p7/P1p3p1/7k b - - 0 1",
+            "c2c1n h8g7 c1b3 a2b3 g2g1b b3b4 g1c5 b4c5 a3a2 c5b6 a2a1r b6b7 a1a3 b7b8q a3g3 b8g3",
+        ),
     ];
 
     /// Every position on the way to a real helpstalemate passes with the
@@ -667,7 +763,7 @@ mod tests {
             let moves: Vec<&str> = line.split(' ').collect();
             for (i, uci) in moves.iter().enumerate() {
                 let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-                match immobility(&pos, (moves.len() - i) as u8) {
+                match full(&pos, (moves.len() - i) as u8) {
                     Immobility::Hopeless => panic!("{fen} before {uci}"),
                     Immobility::MustTake(units) => {
                         assert!(takes(&m).is_some_and(|sq| units.contains(sq)), "{uci}");
@@ -687,11 +783,50 @@ mod tests {
         // Two Black queens and a knight, two White moves: one unit too
         // many for White to take.
         let pos = position("7k/8/8/3q4/8/2n1q3/8/K7 b - - 0 1");
-        assert_eq!(immobility(&pos, 4), Immobility::Hopeless);
+        assert_eq!(full(&pos, 4), Immobility::Hopeless);
         // A bishop in the corner behind its own pawn stops without a move;
         // the queen and the knight each reach the White king in a move.
+        // (Counted without the king, which has no stalemate here: see
+        // `flights_need_blockers_that_stop`.)
         let pos = position("7k/8/8/3q4/6K1/2n5/1p6/b7 b - - 0 1");
-        assert_eq!(immobility(&pos, 4), Immobility::Open);
+        assert_eq!(immobility_of(&pos, 4, None), Immobility::Open);
+    }
+
+    /// The king's part is dropped at a depth once its trial there decided
+    /// too few nodes for the subtrees it saves, and kept where it decides
+    /// enough: one node in 4 two plies from the end, one in 16 at three.
+    #[test]
+    fn the_kings_part_is_kept_where_it_pays() {
+        let mut tally = KingTally::default();
+        for n in 0..KING_TRIAL {
+            tally.count(2, n % 4 == 0);
+            tally.count(3, n % 20 == 0);
+            tally.count(4, n % 20 == 0);
+        }
+        assert!(tally.pays(2));
+        assert!(!tally.pays(3));
+        assert!(tally.pays(4));
+        assert!(tally.pays(5), "no trial yet");
+    }
+
+    /// A flight blocked by a Black unit that cannot end there without a
+    /// move is no block: the counts alone let these positions through,
+    /// the king's test does not, and there is no stalemate.
+    #[test]
+    fn flights_need_blockers_that_stop() {
+        for (fen, left) in [
+            // The White king takes the queen and the knight, and cannot
+            // also hold g7, h7 and g8.
+            ("7k/8/8/3q4/6K1/2n5/1p6/b7 b - - 0 1", 4),
+            // The queens could fill the corner king's flights, but never
+            // stop there; the White king alone covers two of them.
+            ("6q1/8/4q3/1p6/5K2/p7/P7/7k w - - 0 1", 5),
+        ] {
+            let pos = position(fen);
+            assert_eq!(immobility_of(&pos, left, None), Immobility::Open, "{fen}");
+            assert_eq!(full(&pos, left), Immobility::Hopeless, "{fen}");
+            assert!(!stalemate_in(&pos, left), "{fen}");
+        }
     }
 
     /// One bishop pins one knight at most: of three knights on its
@@ -699,7 +834,7 @@ mod tests {
     #[test]
     fn a_pinner_pins_one_unit() {
         let pos = position("4k3/8/3n1n2/8/3n4/8/8/K1B5 b - - 0 1");
-        assert_eq!(immobility(&pos, 2), Immobility::Hopeless);
+        assert_eq!(full(&pos, 2), Immobility::Hopeless);
         assert!(!stalemate_in(&pos, 2));
     }
 
@@ -709,7 +844,7 @@ mod tests {
     #[test]
     fn black_moves_add_up() {
         let pos = position("7k/8/8/3q4/7K/2n5/1p6/b7 b - - 0 1");
-        assert_eq!(immobility(&pos, 4), Immobility::Hopeless);
+        assert_eq!(full(&pos, 4), Immobility::Hopeless);
         assert!(!stalemate_in(&pos, 4));
     }
 
@@ -725,12 +860,16 @@ mod tests {
             "r3k2r/8/8/8/8/8/1pP5/R3K3 b Qkq - 0 1",
             "4k3/3pn3/8/4Pp2/8/2B5/2p5/K7 w - f6 0 1",
             "7k/6p1/5pPb/5P2/8/8/1n6/K2B4 b - - 0 1",
+            "8/p7/B7/7p/P3K1pr/7b/1p2p2p/6k1 b - - 0 1",
+            "8/8/8/3k4/8/8/2N5/K6R b - - 0 1",
+            "7k/8/5K2/8/8/8/8/1B6 w - - 0 1",
+            "k7/8/1K6/8/8/8/6p1/7R b - - 0 1",
         ];
         let (mut tested, mut rejected, mut turned_away) = (0, 0, 0);
         for (pos, left) in stalemate_cases(&fens) {
             tested += 1;
             let fen = Fen::from_position(&pos, EnPassantMode::Legal);
-            match immobility(&pos, left) {
+            match full(&pos, left) {
                 Immobility::Hopeless => {
                     rejected += 1;
                     assert!(!stalemate_in(&pos, left), "{fen} in {left}");

@@ -229,6 +229,8 @@ pub struct Solver {
     /// where it never prunes it is not worth its cost.
     bound_calls: u64,
     bound_prunes: u64,
+    /// Where the king's part of the helpstalemate immobility test pays.
+    king_tally: immobile::KingTally,
 }
 
 /// How the threads of the current rayon pool share one problem.
@@ -290,6 +292,7 @@ impl Solver {
             buffers: Vec::new(),
             bound_calls: 0,
             bound_prunes: 0,
+            king_tally: immobile::KingTally::default(),
         }
     }
 
