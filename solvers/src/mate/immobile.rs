@@ -26,6 +26,7 @@
 //! The distances are those of [`super::distances`]; the king's own
 //! stalemate is [`super::help_bound::may_stalemate`]'s.
 
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
@@ -140,6 +141,7 @@ fn immobility_of(pos: &Chess, left: u8, king: Option<&mut KingTally>) -> Immobil
         white_moves,
         pins: pin_squares(t, &white[..n_white], white_moves),
         walled: walled(black_near),
+        least_black: [const { Cell::new(UNKNOWN) }; 64],
     };
     // Queens first: the likeliest to need taking, so a hopeless position
     // is told soonest.
@@ -308,7 +310,14 @@ struct Sides<'a> {
     /// Per role ([`Role`] as index), the squares whose every first step
     /// lies in `black_near`: where a wall of Black units may stop it.
     walled: [Bitboard; 7],
+    /// Per square, the fewest moves for any Black unit to stand there, or
+    /// [`UNKNOWN`]: filled as walls ask, each square asked again and
+    /// again at a node whose king's flights are tested.
+    least_black: [Cell<u8>; 64],
 }
+
+/// Not yet worked out, in [`Sides::least_black`].
+const UNKNOWN: u8 = u8::MAX;
 
 impl Sides<'_> {
     /// What counting tells, `order` holding the units to test (queens
@@ -380,6 +389,16 @@ impl Sides<'_> {
             .map(|(_, &(role, from))| self.t.reach(Color::Black, role, from, sq))
             .min()
             .unwrap_or(u8::MAX)
+    }
+
+    /// The fewest moves any Black unit needs to stand on `sq`.
+    fn least_black(&self, sq: Square) -> u8 {
+        let cell = &self.least_black[sq.to_usize()];
+        if cell.get() == UNKNOWN {
+            // `other_black` of no unit is below UNKNOWN: reach is FAR at most.
+            cell.set(self.other_black(usize::MAX, sq));
+        }
+        cell.get()
     }
 
     /// The fewest moves a White unit needs to stand on `sq`.
@@ -594,7 +613,7 @@ impl Sides<'_> {
         let mut sum = 0;
         for (k, b) in wall.into_iter().enumerate().rev() {
             after[k] = sum;
-            sum += u32::from(self.other_black(usize::MAX, b));
+            sum += u32::from(self.least_black(b));
         }
         self.may_fill(1 << i, wall, &after, spare, &mut { WALL_STEPS })
     }
