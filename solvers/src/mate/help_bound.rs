@@ -38,6 +38,18 @@ pub(super) fn castling_bonus(pos: &Chess, color: Color) -> u8 {
     }
 }
 
+/// What a helpstalemate's other Black units need, as
+/// [`super::immobile`] tells it, for [`may_end_with`].
+pub(crate) struct Others<'a> {
+    /// The fewest moves for a Black unit to stand on a square and end
+    /// there without a move (a stalemate's blocker must); by default the
+    /// fewest to reach it.
+    pub(crate) block: &'a dyn Fn(Square) -> u8,
+    /// Black's moves the other units need at least, each to where it is
+    /// taken or stops: the king's own moves come on top.
+    pub(crate) busy: u8,
+}
+
 /// One unit on the board.
 #[derive(Debug, Clone, Copy)]
 struct Unit {
@@ -56,16 +68,14 @@ pub(crate) fn may_mate(pos: &Chess, left: u8) -> bool {
 /// more plies (at least one), the last one White's? A stalemated king
 /// too stands on a square whose every flight is blocked by Black or
 /// attacked by White, so the same distances bound it, without the check.
-/// The fewest moves for a Black unit to block a square are told by
-/// `blockers` when given (by default, the fewest to reach it): a
-/// stalemate's blockers must also end there without a move (see
-/// [`super::immobile`]). `false` only when no sequence of that length can
-/// end so.
+/// What the Black units other than the king need is told by `others`
+/// when given (see [`Others`]). `false` only when no sequence of that
+/// length can end so.
 pub(crate) fn may_end_with(
     pos: &Chess,
     left: u8,
     check: bool,
-    blockers: Option<&dyn Fn(Square) -> u8>,
+    others: Option<&Others<'_>>,
 ) -> bool {
     let board = pos.board();
     let Some(black_king) = board.king_of(Color::Black) else {
@@ -96,11 +106,15 @@ pub(crate) fn may_end_with(
     let n_black = units(board.by_color(Color::Black) & !board.kings(), &mut black);
     let (white, black) = (&white[..n_white], &black[..n_black]);
     let t = tables();
-    let mut least = Least::new(t, white, black, blockers);
+    let busy = others.map_or(0, |o| o.busy);
+    let mut least = Least::new(t, white, black, others.map(|o| o.block));
     let reach = u32::from(black_moves + black_bonus / 2);
     squares_within(black_king, reach).into_iter().any(|k| {
         let spare = black_moves + black_bonus - k.distance(black_king) as u8;
-        picture_possible(t, &mut least, white, black, k, white_moves, spare, check)
+        // The king's moves and the other units' add up (castling's two
+        // saved moves are in the bonus); the blocks may be some of the
+        // other units' moves, so they get all the spare.
+        spare >= busy && picture_possible(t, &mut least, white, black, k, white_moves, spare, check)
     })
 }
 

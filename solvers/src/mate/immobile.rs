@@ -23,8 +23,16 @@
 //! move, has no move to spare for the units that must be taken, its move
 //! must take one of them ([`Immobility::MustTake`]).
 //!
-//! The distances are those of [`super::distances`]; the king's own
-//! stalemate is [`super::help_bound::may_stalemate`]'s.
+//! The king's own stalemate is then asked of, as a helpmate's mate is by
+//! [`super::help_bound`]: a square within its reach whose every flight
+//! White attacks or a Black unit blocks, and here a blocker must itself
+//! end without a move, which a queen never does without a wall, nor a
+//! rook, bishop or knight without a pin or a wall; and the king's moves
+//! come on top of those the other units need. It costs about as much as
+//! the rest of the test, so it is asked only at the depths where it pays
+//! ([`KingTally`]).
+//!
+//! The distances are those of [`super::distances`].
 
 use std::cell::Cell;
 use std::sync::OnceLock;
@@ -32,7 +40,7 @@ use std::sync::OnceLock;
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
 
 use super::distances::{tables, Tables, NEAR};
-use super::help_bound::{castling_bonus, may_end_with};
+use super::help_bound::{castling_bonus, may_end_with, Others};
 
 /// Most units of a side the test keeps (any legal position has at most
 /// sixteen).
@@ -164,13 +172,20 @@ fn immobility_of(pos: &Chess, left: u8, king: Option<&mut KingTally>) -> Immobil
     } else {
         Immobility::Open
     };
-    if counted == Immobility::Hopeless || !sides.moves_suffice(&order[..n]) {
+    let Some(busy) = sides
+        .least_sum(&order[..n])
+        .filter(|_| counted != Immobility::Hopeless)
+    else {
         return Immobility::Hopeless;
-    }
+    };
     // The king's own stalemate, its flights blocked only by units that
     // may end there without a move.
     if let Some(tally) = king.filter(|t| t.pays(left)) {
-        let hopeless = !may_end_with(pos, left, false, Some(&|sq| sides.block_cost(sq)));
+        let others = Others {
+            block: &|sq| sides.block_cost(sq),
+            busy,
+        };
+        let hopeless = !may_end_with(pos, left, false, Some(&others));
         tally.count(left, hopeless);
         if hopeless {
             return Immobility::Hopeless;
@@ -472,17 +487,18 @@ impl Sides<'_> {
         best
     }
 
-    /// Do Black's moves suffice for every unit in `units` to reach where
-    /// it is taken or stops? Each Black move moves one unit, so the
-    /// units' own least moves add up.
-    fn moves_suffice(&self, units: &[usize]) -> bool {
+    /// The Black moves every unit in `units` needs at least to reach where
+    /// it is taken or stops, `None` past Black's moves: each Black move
+    /// moves one unit, so the units' own least moves add up.
+    fn least_sum(&self, units: &[usize]) -> Option<u8> {
         let mut sum = 0;
-        units.iter().all(|&i| {
-            self.least_moves(i).is_some_and(|d| {
-                sum += u32::from(d);
-                sum <= u32::from(self.black_moves)
-            })
-        })
+        for &i in units {
+            sum += self.least_moves(i)?;
+            if sum > self.black_moves {
+                return None;
+            }
+        }
+        Some(sum)
     }
 
     /// The fewest moves the `i`th Black unit needs to reach a square where
