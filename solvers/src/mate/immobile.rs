@@ -172,10 +172,10 @@ fn immobility_of(pos: &Chess, left: u8, king: Option<&mut KingTally>) -> Immobil
     } else {
         Immobility::Open
     };
-    let Some(busy) = sides
-        .least_sum(&order[..n])
-        .filter(|_| counted != Immobility::Hopeless)
-    else {
+    if counted == Immobility::Hopeless {
+        return counted;
+    }
+    let Some(busy) = sides.least_sum(&order[..n]) else {
         return Immobility::Hopeless;
     };
     // The king's own stalemate, its flights blocked only by units that
