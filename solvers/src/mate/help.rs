@@ -67,10 +67,22 @@ pub(super) const DISTINCT_TRIAL: u64 = 20_000;
 
 pub(super) const DISTINCT_PICTURES_PER_DROP: u64 = 10;
 
+/// What a solver learns, as it searches, of where the helpmate tests pay.
+#[derive(Debug, Default)]
+pub(super) struct Worth {
+    /// Calls of the move-count test without pictures, and how many pruned:
+    /// where it never prunes it is not worth its cost.
+    bound_calls: u64,
+    bound_prunes: u64,
+    /// Where the king's part of the helpstalemate immobility test pays.
+    king_tally: immobile::KingTally,
+}
+
 impl Solver {
     /// Is the move-count test still worth calling (see [`BOUND_TRIAL`])?
     pub(super) fn bound_pays(&self) -> bool {
-        self.bound_calls < BOUND_TRIAL || self.bound_prunes * BOUND_MIN_RATE >= self.bound_calls
+        let w = &self.worth;
+        w.bound_calls < BOUND_TRIAL || w.bound_prunes * BOUND_MIN_RATE >= w.bound_calls
     }
 
     /// Is the distinct-blocker test of Black's moves still worth its cost
@@ -201,9 +213,9 @@ impl Solver {
         // (see `immobile::immobility` below): its flights' blockers must
         // end there without a move, which this test does not ask.
         if pictures.is_none() && left >= 2 && self.mates() && self.bound_pays() {
-            self.bound_calls += 1;
+            self.worth.bound_calls += 1;
             if !help_bound::may_mate(pos, left) {
-                self.bound_prunes += 1;
+                self.worth.bound_prunes += 1;
                 return false;
             }
         }
@@ -275,7 +287,7 @@ impl Solver {
         // parent's probe then skips it before playing the move.
         let mut must_take = None;
         if self.goal == Goal::Stalemate && left >= IMMOBILE_MIN_PLIES {
-            match immobile::immobility(pos, left, &mut self.king_tally) {
+            match immobile::immobility(pos, left, &mut self.worth.king_tally) {
                 Immobility::Hopeless => {
                     if let Some(hash) = hash {
                         self.shared.table.put(help_key(hash ^ salt, left), 1, left);

@@ -225,12 +225,8 @@ pub struct Solver {
     /// Per plies left: the pictures still reachable at the node being
     /// searched at that depth (reused buffers).
     buffers: Vec<Buffers>,
-    /// Calls of the move-count test without pictures, and how many pruned:
-    /// where it never prunes it is not worth its cost.
-    bound_calls: u64,
-    bound_prunes: u64,
-    /// Where the king's part of the helpstalemate immobility test pays.
-    king_tally: immobile::KingTally,
+    /// Where the helpmate search's tests pay.
+    worth: help::Worth,
 }
 
 /// How the threads of the current rayon pool share one problem.
@@ -290,9 +286,7 @@ impl Solver {
             goal: Goal::Mate,
             pictures: None,
             buffers: Vec::new(),
-            bound_calls: 0,
-            bound_prunes: 0,
-            king_tally: immobile::KingTally::default(),
+            worth: help::Worth::default(),
         }
     }
 
