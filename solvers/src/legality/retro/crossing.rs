@@ -36,84 +36,81 @@ type Grouped = FxHashMap<(u8, [Option<u8>; 8]), Vec<([u8; 8], u32)>>;
 
 fn by_files(all: Assignments) -> Grouped {
     let mut out = Grouped::default();
-    for ((used, own, landed), cost) in all {
+    for (key, cost) in all {
+        let (used, own, landed) = key.unpack();
         out.entry((used, own)).or_default().push((landed, cost));
     }
     out
 }
 
-/// Per side, the ways to assign the pawns on the board to start files:
-/// (used files, the rank of a pawn standing on its own start file per
-/// file, the captures surely landing on each file) with the fewest
-/// captures.
-type Assignments = FxHashMap<(u8, [Option<u8>; 8], [u8; 8]), u32>;
+/// Per side, the ways to assign the pawns on the board to start files,
+/// each with the fewest captures.
+type Assignments = FxHashMap<Key, u32>;
 
-fn assignments(info: &PawnInfo, limit: usize) -> Option<Assignments> {
-    let mut out = Assignments::default();
-    let mut own = [None; 8];
-    let mut landed = [0u8; 8];
-    walk(info, 0, 0, 0, &mut own, &mut landed, &mut out, limit)?;
-    Some(out)
-}
+/// One way, packed so that the maps hash and compare one word: the used
+/// files (bits 0-7), the rank of a pawn standing on its own start file
+/// per file (four bits each, 0 for none, from bit 8), the captures surely
+/// landing on each file (eight bits each, from bit 40).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Key(u128);
 
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    info: &PawnInfo,
-    i: usize,
-    used: u8,
-    cost: u32,
-    own: &mut [Option<u8>; 8],
-    landed: &mut [u8; 8],
-    out: &mut Assignments,
-    limit: usize,
-) -> Option<()> {
-    if cost > info.budget {
-        return Some(());
+impl Key {
+    fn with_pawn(self, g: u32, own_rank: Option<u8>, landed_on: std::ops::Range<u32>) -> Key {
+        let mut k = self.0 | 1 << g;
+        if let Some(rank) = own_rank {
+            k |= u128::from(rank + 1) << (8 + 4 * g);
+        }
+        for h in landed_on {
+            k += 1 << (40 + 8 * h);
+        }
+        Key(k)
     }
-    let Some(&sq) = info.squares.get(i) else {
-        let slot = out.entry((used, *own, *landed)).or_insert(cost);
-        *slot = (*slot).min(cost);
-        return (out.len() <= limit).then_some(());
-    };
-    let f = sq.file().to_u32();
-    for g in 0..8u32 {
-        if info.feasible[i] & (1 << g) == 0 || used & (1 << g) != 0 {
-            continue;
-        }
-        if g == f {
-            own[g as usize] = Some(sq.rank().to_u32() as u8);
-        }
-        // A pawn going from file g to file f captured at least once on
-        // every file after g up to f, whatever its path.
-        let between = path_files(g, f);
-        for &h in &between {
-            landed[h] += 1;
-        }
-        walk(
-            info,
-            i + 1,
-            used | (1 << g),
-            cost + g.abs_diff(f),
+
+    fn unpack(self) -> (u8, [Option<u8>; 8], [u8; 8]) {
+        let k = self.0;
+        let own = std::array::from_fn(|f| match (k >> (8 + 4 * f)) as u8 & 15 {
+            0 => None,
+            r => Some(r - 1),
+        });
+        (
+            k as u8,
             own,
-            landed,
-            out,
-            limit,
-        )?;
-        for &h in &between {
-            landed[h] -= 1;
-        }
-        own[g as usize] = None;
+            std::array::from_fn(|f| (k >> (40 + 8 * f)) as u8),
+        )
     }
-    Some(())
 }
 
-/// The files after `from` up to `to` (empty when equal).
-fn path_files(from: u32, to: u32) -> Vec<usize> {
-    if from < to {
-        (from + 1..=to).map(|h| h as usize).collect()
-    } else {
-        (to..from).map(|h| h as usize).collect()
+/// Built pawn by pawn, keeping per (used files, own ranks, landed
+/// captures) the fewest captures so far: assignments of the first pawns
+/// that agree on those lead to the same completions, so each is extended
+/// once. Trying every assignment instead, as the retraction search asks
+/// again for each position it retracts to, made a legality-only `cookd
+/// solve` of hm100 (six Black pawns, eleven captures to spend) 21 ms
+/// against 13 ms, and of hm117 23 ms against 6 ms.
+fn assignments(info: &PawnInfo, limit: usize) -> Option<Assignments> {
+    let mut states = Assignments::default();
+    states.insert(Key(0), 0);
+    for (&sq, &feasible) in info.squares.iter().zip(&info.feasible) {
+        let f = sq.file().to_u32();
+        let rank = sq.rank().to_u32() as u8;
+        let mut next = Assignments::default();
+        for (&key, &cost) in &states {
+            for g in 0..8u32 {
+                let cost = cost + g.abs_diff(f);
+                if feasible & (1 << g) == 0 || key.0 & (1 << g) != 0 || cost > info.budget {
+                    continue;
+                }
+                // A pawn going from file g to file f captured at least
+                // once on every file after g up to f, whatever its path.
+                let between = if g < f { g + 1..f + 1 } else { f..g };
+                let key = key.with_pawn(g, (g == f).then_some(rank), between);
+                let slot = next.entry(key).or_insert(cost);
+                *slot = (*slot).min(cost);
+            }
+        }
+        states = next;
     }
+    (states.len() <= limit).then_some(states)
 }
 
 /// What the pawn of one side that started on a file did, as far as
@@ -534,6 +531,79 @@ mod tests {
                 assert!(r.is_none(), "game {game} ply {ply}: {fen}: {r:?}");
             }
         }
+    }
+
+    /// Every assignment of the pawns to distinct feasible files within
+    /// the budget, by plain recursion, unpacked: what [`assignments`]
+    /// keeps, worked out without its merging.
+    fn every_assignment(
+        info: &PawnInfo,
+        i: usize,
+        (used, own, landed, cost): (u8, [Option<u8>; 8], [u8; 8], u32),
+        out: &mut std::collections::HashMap<(u8, [Option<u8>; 8], [u8; 8]), u32>,
+    ) {
+        let Some(&sq) = info.squares.get(i) else {
+            let slot = out.entry((used, own, landed)).or_insert(cost);
+            *slot = (*slot).min(cost);
+            return;
+        };
+        let f = sq.file() as usize;
+        for g in 0..8usize {
+            let cost = cost + g.abs_diff(f) as u32;
+            if info.feasible[i] & (1 << g) == 0 || used & (1 << g) != 0 || cost > info.budget {
+                continue;
+            }
+            let mut own = own;
+            if g == f {
+                own[g] = Some(sq.rank() as u8);
+            }
+            let mut landed = landed;
+            for h in g.min(f)..g.max(f) {
+                // The files after g up to f: from g + 1 going right, from
+                // f going left.
+                landed[if g < f { h + 1 } else { h }] += 1;
+            }
+            every_assignment(info, i + 1, (used | 1 << g, own, landed, cost), out);
+        }
+    }
+
+    /// The pawn-by-pawn merging keeps exactly the assignments, and their
+    /// fewest captures, that trying every assignment finds.
+    #[test]
+    fn merged_assignments_are_every_assignment() {
+        use shakmaty::Role;
+        let mut compared = 0;
+        let pawns_first = |_: &Chess, moves: &MoveList, rng: &mut Lcg| {
+            let pawn: Vec<_> = moves.iter().filter(|m| m.role() == Role::Pawn).collect();
+            match rng.next(3) {
+                0 | 1 if !pawn.is_empty() => Some(*pawn[rng.next(pawn.len())]),
+                _ => Some(moves[rng.next(moves.len())]),
+            }
+        };
+        for positions in random_games(17, 20, 120, pawns_first) {
+            for pos in positions.iter().step_by(7) {
+                for color in Color::ALL {
+                    let Some(info) = pawns::analyse(pos.board(), color) else {
+                        continue;
+                    };
+                    let mut every = std::collections::HashMap::new();
+                    every_assignment(&info, 0, (0, [None; 8], [0; 8], 0), &mut every);
+                    let merged: std::collections::HashMap<_, _> = assignments(&info, usize::MAX)
+                        .unwrap()
+                        .into_iter()
+                        .map(|(k, cost)| (k.unpack(), cost))
+                        .collect();
+                    assert_eq!(
+                        merged,
+                        every,
+                        "{}",
+                        Fen::from_position(pos, EnPassantMode::Legal)
+                    );
+                    compared += every.len();
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared} assignments compared");
     }
 
     const GAMES: usize = 60;
