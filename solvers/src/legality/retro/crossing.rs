@@ -533,14 +533,17 @@ mod tests {
         }
     }
 
+    /// Used files, own ranks, sure captures per file.
+    type Unpacked = (u8, [Option<u8>; 8], [u8; 8]);
+
     /// Every assignment of the pawns to distinct feasible files within
     /// the budget, by plain recursion, unpacked: what [`assignments`]
     /// keeps, worked out without its merging.
     fn every_assignment(
         info: &PawnInfo,
         i: usize,
-        (used, own, landed, cost): (u8, [Option<u8>; 8], [u8; 8], u32),
-        out: &mut std::collections::HashMap<(u8, [Option<u8>; 8], [u8; 8]), u32>,
+        ((used, own, landed), cost): (Unpacked, u32),
+        out: &mut std::collections::HashMap<Unpacked, u32>,
     ) {
         let Some(&sq) = info.squares.get(i) else {
             let slot = out.entry((used, own, landed)).or_insert(cost);
@@ -563,7 +566,7 @@ mod tests {
                 // f going left.
                 landed[if g < f { h + 1 } else { h }] += 1;
             }
-            every_assignment(info, i + 1, (used | 1 << g, own, landed, cost), out);
+            every_assignment(info, i + 1, ((used | 1 << g, own, landed), cost), out);
         }
     }
 
@@ -587,7 +590,7 @@ mod tests {
                         continue;
                     };
                     let mut every = std::collections::HashMap::new();
-                    every_assignment(&info, 0, (0, [None; 8], [0; 8], 0), &mut every);
+                    every_assignment(&info, 0, ((0, [None; 8], [0; 8]), 0), &mut every);
                     let merged: std::collections::HashMap<_, _> = assignments(&info, usize::MAX)
                         .unwrap()
                         .into_iter()
