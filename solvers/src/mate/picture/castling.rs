@@ -134,6 +134,11 @@ impl Rows {
         &self.castling
     }
 
+    /// Whether the White unit `role` on `sq` may castle.
+    pub(crate) fn may_castle(&self, role: Role, sq: Square) -> bool {
+        self.rows.iter().any(|r| r.0 == role && r.1 == sq)
+    }
+
     /// The state row of the White unit `role` on `sq`.
     pub(crate) fn row<'a>(&'a self, t: &'a Tables, role: Role, sq: Square) -> &'a [u8] {
         match self.rows.iter().find(|r| r.0 == role && r.1 == sq) {

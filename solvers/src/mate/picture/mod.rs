@@ -251,16 +251,19 @@ fn is_slider(role: Role) -> bool {
 /// White's cost of a picture's named units from where they stand now, with
 /// their state `rows` at the node; `FAR` when a named unit is gone. The
 /// first named unit gives the mating check: it moves last, or it is a
-/// slider and the check is discovered. A knight or pawn already on its
-/// checking square must therefore leave and come back, which a pawn
-/// cannot.
+/// slider and the check is discovered by a unit leaving the squares
+/// between it and the king. A knight or pawn already on its checking
+/// square, or a slider there next to the king (no square between), must
+/// therefore leave and come back, which a pawn cannot. (A check standing
+/// before White's last move would have been Black's own move into check.)
 fn white_cost(t: &Tables, rows: &Rows, units: &Units, p: &Picture) -> u32 {
     let mut total = 0u32;
     for (i, n) in p.named[..usize::from(p.n_named)].iter().enumerate() {
         let Some((_, role, sq)) = units.units[usize::from(n.id)] else {
             return u32::from(FAR);
         };
-        let d = named_dist_in(rows.row(t, role, sq), role, i, n);
+        let way = (rows.row(t, role, sq), role, rows.may_castle(role, sq));
+        let d = named_dist_in(way, i, n, p.king);
         if d == FAR {
             return u32::from(FAR);
         }
@@ -269,16 +272,19 @@ fn white_cost(t: &Tables, rows: &Rows, units: &Units, p: &Picture) -> u32 {
     total
 }
 
-/// A unit's row of [`Tables::state_row`] (or of [`Rows::row`]), and its
-/// role.
-type Way<'t> = (&'t [u8], Role);
+/// A unit's row of [`Tables::state_row`] (or of [`Rows::row`]), its role,
+/// and whether it may castle.
+type Way<'t> = (&'t [u8], Role, bool);
 
-/// Moves for a unit now `role`, with its `row` of state distances, to
-/// take its state `n`, named `i`th in its picture (the first gives the
-/// mating check, see [`white_cost`]).
-fn named_dist_in(row: &[u8], role: Role, i: usize, n: &Placed) -> u8 {
+/// Moves for a unit on its `way` to take its state `n`, named `i`th in its
+/// picture (the first gives the mating check on `king`, see
+/// [`white_cost`]). A rook that may castle is not held to come back: its
+/// row's naught may be its square after castling, and castling, which
+/// carries it away, is the king's move.
+fn named_dist_in((row, role, may_castle): Way, i: usize, n: &Placed, king: Square) -> u8 {
     let d = row[(n.role as usize - 1) * 64 + n.sq.to_usize()];
-    if i == 0 && d == 0 && !is_slider(n.role) {
+    let discoverable = is_slider(n.role) && (may_castle || attacks::between(n.sq, king).any());
+    if i == 0 && d == 0 && !discoverable {
         if role == Role::Pawn {
             FAR
         } else {
@@ -500,283 +506,4 @@ impl Pictures {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::help_bound::may_mate;
-    use super::*;
-    use shakmaty::uci::UciMove;
-
-    /// The mate corpus rows as maps from header to field.
-    fn corpus() -> Vec<std::collections::HashMap<String, String>> {
-        crate::testing::read_csv(&crate::testing::data("mate.csv"))
-    }
-
-    use crate::testing::position;
-
-    /// The followed units agree with the board after captures, promotions,
-    /// castling and en passant.
-    #[test]
-    fn units_follow_the_moves() {
-        let lines = [
-            (
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                "e1g1 e8c8 a2a4 b4a3 d5e6 a3b2 e6f7 b2a1q f7f8n",
-            ),
-            ("4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1", "e4d3 e1d2 e8e7 d2d3"),
-        ];
-        for (fen, line) in lines {
-            let mut pos = position(fen);
-            let mut units = Units::new(&pos).unwrap();
-            for uci in line.split(' ') {
-                let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-                units.play(pos.turn(), &m);
-                pos.play_unchecked(m);
-                let board = pos.board();
-                let alive: Vec<_> = units.units.iter().flatten().collect();
-                assert_eq!(alive.len(), board.occupied().count(), "{fen} after {uci}");
-                for &&(color, role, sq) in &alive {
-                    assert_eq!(
-                        board.piece_at(sq),
-                        Some(shakmaty::Piece { color, role }),
-                        "{fen} after {uci}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn king_distance_is_the_squares_distance() {
-        for a in Square::ALL {
-            for b in Square::ALL {
-                assert_eq!(king_distance(a, b), a.distance(b));
-            }
-        }
-    }
-
-    /// Ewald's h#4 (corpus hm122).
-    const HM122: &str = "1r6/7B/4k3/1p2n3/3b2p1/2p5/5RpP/6Kb b - - 0 1";
-
-    /// hm122's pictures, and those of them with the Black king on `king`
-    /// and the named units `named` (the checker first).
-    fn hm122_pictures(king: Square, named: &[(Role, Square)]) -> (Pictures, Vec<Picture>) {
-        let (pictures, _) = Pictures::enumerate(&position(HM122), 8).unwrap();
-        let family: Vec<Picture> = pictures
-            .all
-            .iter()
-            .filter(|p| {
-                let units = p.named[..usize::from(p.n_named)].iter();
-                p.king == king && units.map(|n| (n.role, n.sq)).eq(named.iter().copied())
-            })
-            .copied()
-            .collect();
-        assert!(!family.is_empty());
-        (pictures, family)
-    }
-
-    /// A blocker that could parry the check does not count when the
-    /// units a picture leaves out can neither pin nor check: in hm122's
-    /// mate of the king on e6 by a bishop on b3 with a rook on f7, White's
-    /// h-pawn cannot reach a checking square in the two moves left, so
-    /// the knight on e5 (which would step between, to c4) blocks nothing.
-    #[test]
-    fn a_blocker_that_parries_does_not_count() {
-        let named = [(Role::Bishop, Square::B3), (Role::Rook, Square::F7)];
-        let (pictures, family) = hm122_pictures(Square::E6, &named);
-        for p in family {
-            let e5: Vec<&HarmlessBlock> = kinds_of(p.kinds)
-                .filter_map(|k| k.checked_sub(SQUARE_KINDS))
-                .map(|h| &pictures.harmless[h])
-                .filter(|b| b.sq == Square::E5)
-                .collect();
-            assert_eq!(e5.len(), 1, "{p:?}");
-            assert_eq!(e5[0].roles & 1 << Role::Knight as usize, 0, "{p:?}");
-        }
-    }
-
-    /// A ray stops at a named unit: in hm122's mate of the king on f4 by
-    /// a rook on f5 (guarded by a bishop on g6, the White king on f2),
-    /// the bishop's diagonal to e4 runs through the rook, and no White
-    /// unit left out can reach e4 in time, so e4 must be blocked.
-    #[test]
-    fn a_named_unit_stops_the_rays_through_it() {
-        let named = [
-            (Role::Rook, Square::F5),
-            (Role::King, Square::F2),
-            (Role::Bishop, Square::G6),
-        ];
-        let (pictures, family) = hm122_pictures(Square::F4, &named);
-        for p in family {
-            let mut blocked = kinds_of(p.kinds).map(|k| match k.checked_sub(SQUARE_KINDS) {
-                None => Square::new(k as u32),
-                Some(h) => pictures.harmless[h].sq,
-            });
-            assert!(blocked.any(|sq| sq == Square::E4), "{p:?}");
-        }
-    }
-
-    /// In a mate the line from the checker to the king is empty, so no
-    /// picture names a unit on it (hm122 had a bishop checking through the
-    /// square its rook was named on).
-    #[test]
-    fn no_named_unit_stands_on_the_check_line() {
-        let (pictures, _) = Pictures::enumerate(&position(HM122), 8).unwrap();
-        assert!(pictures.len() > 1000);
-        for p in &pictures.all {
-            let named = &p.named[..usize::from(p.n_named)];
-            let line = attacks::between(named[0].sq, p.king);
-            assert!(named.iter().all(|n| !line.contains(n.sq)), "{p:?}");
-        }
-    }
-
-    /// Admissibility on verified data: along every solution of every
-    /// helpmate in the corpus, each position keeps a reachable picture,
-    /// each move is kept by the move test with a picture the next position
-    /// still reaches (the pictures it passes on, as the search does), and
-    /// each position passes the move-count test with the plies it has left.
-    #[test]
-    fn corpus_solutions_are_never_pruned() {
-        let rows = corpus();
-        let mut checked = 0;
-        let mut with_pictures = 0;
-        let mut exact_moves = 0;
-        // Pictures the distinct-blocker test drops that the filter keeps.
-        let mut distinct_dropped = 0;
-        for row in rows.iter().filter(|r| r["genre"] == "help") {
-            let id = &row["id"];
-            let start = position(&row["fen"]);
-            let stip: crate::Stipulation = row["stipulation"].parse().unwrap();
-            let crate::Stipulation::Help { plies, .. } = stip else {
-                panic!("{id}: {stip}");
-            };
-            let pictures = Pictures::enumerate(&start, plies as u8);
-            with_pictures += usize::from(pictures.is_some());
-            for line in row["keys_uci"].split(';').filter(|l| !l.is_empty()) {
-                let moves: Vec<&str> = line.split(' ').collect();
-                let mut pos = start.clone();
-                let mut units = pictures.as_ref().map(|(_, u)| u.clone());
-                let mut alive: Option<Vec<Costs>> = None;
-                for (i, uci) in moves.iter().enumerate() {
-                    let left = (moves.len() - i) as u8;
-                    assert!(may_mate(&pos, left), "{id} before move {i} {uci}");
-                    let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-                    if let (Some((p, _)), Some(u)) = (&pictures, &units) {
-                        let mut costs = Vec::new();
-                        p.filter(&pos, u, left, alive.as_deref(), &mut costs);
-                        assert!(!costs.is_empty(), "{id}: no picture before move {i} {uci}");
-                        let mut distinct = Vec::new();
-                        DistinctTest::new(p, &pos, &mut Vec::new()).keep(
-                            left,
-                            &costs,
-                            &mut distinct,
-                        );
-                        assert!(
-                            !distinct.is_empty(),
-                            "{id}: no picture of distinct blockers before move {i} {uci}"
-                        );
-                        distinct_dropped += costs.len() - distinct.len();
-                        if left >= crate::mate::help::DISTINCT_MIN_PLIES {
-                            costs = distinct;
-                        }
-                        let mut kept = costs.clone();
-                        if left >= 2 {
-                            let exact = p.move_test(&pos, u, left, &costs).keep(&m, &mut kept);
-                            assert!(!kept.is_empty(), "{id}: move {i} {uci} dropped");
-                            if exact {
-                                let (mut after, mut units_after) = (pos.clone(), u.clone());
-                                units_after.play(pos.turn(), &m);
-                                after.play_unchecked(m);
-                                let mut want = Vec::new();
-                                p.filter(&after, &units_after, left - 1, Some(&costs), &mut want);
-                                assert_eq!(kept, want, "{id}: move {i} {uci}");
-                                exact_moves += 1;
-                            }
-                        }
-                        alive = Some(kept);
-                    }
-                    if let Some(u) = &mut units {
-                        u.play(pos.turn(), &m);
-                    }
-                    pos.play_unchecked(m);
-                }
-                assert!(pos.is_checkmate(), "{id}: {line}");
-                checked += 1;
-            }
-        }
-        assert!(checked >= 100, "only {checked} solutions");
-        assert!(
-            distinct_dropped >= 1000,
-            "distinct blockers dropped only {distinct_dropped} pictures"
-        );
-        assert!(
-            exact_moves >= 500,
-            "only {exact_moves} moves judged exactly"
-        );
-        assert!(
-            with_pictures >= 80,
-            "pictures for only {with_pictures} rows"
-        );
-    }
-
-    /// Along the corpus solutions, every legal move the move test judges
-    /// exactly gets the pictures and costs the filter finds after it, and
-    /// every move it drops leaves the filter nothing.
-    #[test]
-    fn move_test_agrees_with_the_filter_on_every_move() {
-        let mut exact_moves = 0;
-        let mut dropped = 0;
-        for row in corpus().iter().filter(|r| r["genre"] == "help") {
-            let id = &row["id"];
-            let start = position(&row["fen"]);
-            let stip: crate::Stipulation = row["stipulation"].parse().unwrap();
-            let crate::Stipulation::Help { plies, .. } = stip else {
-                panic!("{id}: {stip}");
-            };
-            let Some((p, units)) = Pictures::enumerate(&start, plies as u8) else {
-                continue;
-            };
-            // Only the first solution of each row: the others share most
-            // of its positions.
-            let line = row["keys_uci"].split(';').next().unwrap_or("");
-            let moves: Vec<&str> = line.split(' ').filter(|m| !m.is_empty()).collect();
-            let (mut pos, mut units) = (start.clone(), units);
-            let mut alive: Option<Vec<Costs>> = None;
-            for (i, uci) in moves.iter().enumerate() {
-                let left = (moves.len() - i) as u8;
-                let mut costs = Vec::new();
-                p.filter(&pos, &units, left, alive.as_deref(), &mut costs);
-                if left < 2 {
-                    break;
-                }
-                let mut test = p.move_test(&pos, &units, left, &costs);
-                for m in pos.legal_moves() {
-                    let mut kept = Vec::new();
-                    let exact = test.keep(&m, &mut kept);
-                    let (mut after, mut units_after) = (pos.clone(), units.clone());
-                    units_after.play(pos.turn(), &m);
-                    after.play_unchecked(m);
-                    let mut want = Vec::new();
-                    p.filter(&after, &units_after, left - 1, Some(&costs), &mut want);
-                    if exact {
-                        assert_eq!(kept, want, "{id}: move {i}, {m}");
-                        exact_moves += 1;
-                    }
-                    if kept.is_empty() {
-                        assert!(want.is_empty(), "{id}: move {i}, {m} dropped");
-                        dropped += 1;
-                    }
-                }
-                let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-                let mut kept = Vec::new();
-                test.keep(&m, &mut kept);
-                alive = Some(kept);
-                units.play(pos.turn(), &m);
-                pos.play_unchecked(m);
-            }
-        }
-        assert!(
-            exact_moves >= 5000,
-            "only {exact_moves} moves judged exactly"
-        );
-        assert!(dropped >= 1000, "only {dropped} moves dropped");
-    }
-}
+mod tests;

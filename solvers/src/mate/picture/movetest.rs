@@ -152,8 +152,12 @@ impl MoveTest<'_> {
                 // could castle no longer can).
                 let rows = self.units.units[usize::from(id)].map(|(color, was, _)| {
                     (
-                        (self.rows.row(t, was, from), was),
-                        (t.state_row(color, moved, to), moved),
+                        (
+                            self.rows.row(t, was, from),
+                            was,
+                            self.rows.may_castle(was, from),
+                        ),
+                        (t.state_row(color, moved, to), moved, false),
                     )
                 });
                 for c in self.costs {
@@ -264,8 +268,8 @@ impl MoveTest<'_> {
         let named = &p.named[..usize::from(p.n_named)];
         let i = named.iter().position(|n| n.id == id)?;
         let n = &named[i];
-        let old = u32::from(named_dist_in(before.0, before.1, i, n));
-        let new = named_dist_in(after.0, after.1, i, n);
+        let old = u32::from(named_dist_in(before, i, n, p.king));
+        let new = named_dist_in(after, i, n, p.king);
         let white = u32::from(c.white) - old + u32::from(new);
         (new != FAR && white <= self.white_moves).then_some(white)
     }
