@@ -134,16 +134,12 @@ impl Rows {
         &self.castling
     }
 
-    /// Whether the White unit `role` on `sq` may castle.
-    pub(crate) fn may_castle(&self, role: Role, sq: Square) -> bool {
-        self.rows.iter().any(|r| r.0 == role && r.1 == sq)
-    }
-
-    /// The state row of the White unit `role` on `sq`.
-    pub(crate) fn row<'a>(&'a self, t: &'a Tables, role: Role, sq: Square) -> &'a [u8] {
+    /// The way of the White unit `role` on `sq`: its state row, least
+    /// over its castling ways, its role, and whether it may castle.
+    pub(crate) fn way<'a>(&'a self, t: &'a Tables, role: Role, sq: Square) -> super::Way<'a> {
         match self.rows.iter().find(|r| r.0 == role && r.1 == sq) {
-            Some(r) => &r.2,
-            None => t.state_row(Color::White, role, sq),
+            Some(r) => (&r.2, role, true),
+            None => (t.state_row(Color::White, role, sq), role, false),
         }
     }
 }
@@ -190,7 +186,7 @@ mod tests {
             (Role::Rook, Square::A1),
             (Role::Rook, Square::H1),
         ] {
-            let row = rows.row(t, role, sq);
+            let row = rows.way(t, role, sq).0;
             for (state, &d) in row.iter().enumerate() {
                 let (r, to) = (Role::ALL[state / 64], Square::new((state % 64) as u32));
                 let least = c.least(Color::White, role, sq, |s| {
@@ -201,7 +197,7 @@ mod tests {
         }
         // A unit that cannot castle reads the tables.
         assert_eq!(
-            rows.row(t, Role::Rook, Square::A2),
+            rows.way(t, Role::Rook, Square::A2).0,
             t.state_row(Color::White, Role::Rook, Square::A2)
         );
     }

@@ -262,8 +262,7 @@ fn white_cost(t: &Tables, rows: &Rows, units: &Units, p: &Picture) -> u32 {
         let Some((_, role, sq)) = units.units[usize::from(n.id)] else {
             return u32::from(FAR);
         };
-        let way = (rows.row(t, role, sq), role, rows.may_castle(role, sq));
-        let d = named_dist_in(way, i, n, p.king);
+        let d = named_dist_in(rows.way(t, role, sq), i, n, p.king);
         if d == FAR {
             return u32::from(FAR);
         }
@@ -272,7 +271,7 @@ fn white_cost(t: &Tables, rows: &Rows, units: &Units, p: &Picture) -> u32 {
     total
 }
 
-/// A unit's row of [`Tables::state_row`] (or of [`Rows::row`]), its role,
+/// A unit's row of [`Tables::state_row`] (or of [`Rows::way`]), its role,
 /// and whether it may castle.
 type Way<'t> = (&'t [u8], Role, bool);
 

@@ -152,11 +152,7 @@ impl MoveTest<'_> {
                 // could castle no longer can).
                 let rows = self.units.units[usize::from(id)].map(|(color, was, _)| {
                     (
-                        (
-                            self.rows.row(t, was, from),
-                            was,
-                            self.rows.may_castle(was, from),
-                        ),
+                        self.rows.way(t, was, from),
                         (t.state_row(color, moved, to), moved, false),
                     )
                 });

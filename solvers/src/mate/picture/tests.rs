@@ -233,7 +233,7 @@ fn an_adjacent_slider_checker_must_come_back() {
                 .iter()
                 .map(|n| {
                     let (_, role, sq) = units.units[usize::from(n.id)].unwrap();
-                    u32::from(rows.row(t, role, sq)[(n.role as usize - 1) * 64 + n.sq.to_usize()])
+                    u32::from(rows.way(t, role, sq).0[(n.role as usize - 1) * 64 + n.sq.to_usize()])
                 })
                 .sum();
             assert_eq!(cost, others + 2, "{p:?}");
