@@ -119,7 +119,7 @@ pub(crate) fn may_end_with(
 }
 
 /// The squares at most `d` king steps from `sq`: a box of files and ranks.
-fn squares_within(sq: Square, d: u32) -> Bitboard {
+pub(super) fn squares_within(sq: Square, d: u32) -> Bitboard {
     let (file, rank) = (sq.file() as u32, sq.rank() as u32);
     let span = |at: u32, to_bb: fn(u32) -> Bitboard| {
         (at.saturating_sub(d)..=(at + d).min(7)).fold(Bitboard::EMPTY, |all, i| all | to_bb(i))

@@ -11,9 +11,10 @@
 //! pin never stops it. Each way is priced with empty-board distances
 //! ([`super::distances::Tables`]), which only ever undercount: a pin
 //! asks some White unit to stand, as a line piece, on a line through the
-//! square; a wall of blockers asks the unit's moves to the square plus the
-//! moves of distinct other Black units to the blocking squares, within
-//! Black's moves. Two joint counts come on top: a White line piece pins
+//! square, and the square to lie on a line through a square the king may
+//! end on; a wall of blockers asks the unit's moves to the square plus
+//! the moves of distinct other Black units to the blocking squares,
+//! within Black's moves. Two joint counts come on top: a White line piece pins
 //! one unit at most (on its one line to the king), so the units only a
 //! pin stops, past the White units that are or may become line pieces,
 //! are taken too; and each Black move moves one unit, so the units' own
@@ -40,7 +41,7 @@ use std::sync::OnceLock;
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Rank, Role, Square};
 
 use super::distances::{tables, Tables, NEAR};
-use super::help_bound::{castling_bonus, may_end_with, Others};
+use super::help_bound::{castling_bonus, may_end_with, squares_within, Others};
 
 /// Most units of a side the test keeps (any legal position has at most
 /// sixteen).
@@ -147,7 +148,12 @@ fn immobility_of(pos: &Chess, left: u8, king: Option<&mut KingTally>) -> Immobil
         white: &white[..n_white],
         black_moves,
         white_moves,
-        pins: pin_squares(t, &white[..n_white], white_moves),
+        pins: pin_squares(
+            t,
+            &white[..n_white],
+            white_moves,
+            king_lines(pos, black_moves),
+        ),
         walled: walled(black_near),
         least_black: [const { Cell::new(UNKNOWN) }; 64],
     };
@@ -257,12 +263,37 @@ struct Pins {
     pinners: usize,
 }
 
-/// Where Black units may end pinned, within White's moves. Supersets will
+/// The squares on a rank or file, and on a diagonal, through a square the
+/// Black king may stand on after `moves` of Black's moves (castling's
+/// bonus is in them): a pinned unit stands on such a line, between the
+/// king and its pinner.
+fn king_lines(pos: &Chess, moves: u8) -> (Bitboard, Bitboard) {
+    let Some(king) = pos.board().king_of(Color::Black) else {
+        return (Bitboard::FULL, Bitboard::FULL);
+    };
+    squares_within(king, u32::from(moves)).into_iter().fold(
+        (Bitboard::EMPTY, Bitboard::EMPTY),
+        |(straight, diagonal), k| {
+            (
+                straight | attacks::rook_attacks(k, Bitboard::EMPTY),
+                diagonal | attacks::bishop_attacks(k, Bitboard::EMPTY),
+            )
+        },
+    )
+}
+
+/// Where Black units may end pinned, within White's moves, on the king's
+/// lines (`king`: straight, diagonal, from [`king_lines`]). Supersets will
 /// do: a piece with a move to spare reaches a line through any square (a
 /// bishop, any of its colour); a pawn that promotes with its last move
-/// pins from its promotion squares. The king's side of the line is not
-/// asked for.
-fn pin_squares(t: &Tables, white: &[(Role, Square)], moves: u8) -> Pins {
+/// pins from its promotion squares. That the unit stands between the two,
+/// on one line, is not asked for.
+fn pin_squares(
+    t: &Tables,
+    white: &[(Role, Square)],
+    moves: u8,
+    king: (Bitboard, Bitboard),
+) -> Pins {
     let mut pins = Pins {
         straight: Bitboard::EMPTY,
         diagonal: Bitboard::EMPTY,
@@ -304,6 +335,8 @@ fn pin_squares(t: &Tables, white: &[(Role, Square)], moves: u8) -> Pins {
         }
         pins.pinners += 1;
     }
+    pins.straight &= king.0;
+    pins.diagonal &= king.1;
     pins
 }
 

@@ -187,3 +187,35 @@ fn rejected_positions_have_no_stalemate() {
     println!("{turned_away} White moves turned away");
     assert!(turned_away > 100, "{turned_away} White moves turned away");
 }
+
+/// A unit is pinned only on a line through its king: where the king
+/// cannot go, no pin stops it. Positions from hpint 65 (h=7, three plies
+/// before the end) that only this rejects, none with a stalemate.
+#[test]
+fn pins_lie_on_the_kings_lines() {
+    let fens = [
+        "8/3K2q1/5P2/8/k7/8/3p4/7n w - - 0 1",
+        "2K5/8/5P2/7r/k7/8/6p1/3n4 w - - 0 1",
+        "8/4P1b1/1K6/8/k7/7n/3p3p/8 w - - 0 1",
+        "6r1/8/K4P2/8/k7/8/3p4/7n w - - 0 1",
+        "8/8/3KPb2/7r/k7/5qp1/8/8 w - - 0 1",
+        "3q4/K7/4Pb2/1k6/8/6p1/8/7r w - - 0 1",
+        "8/K7/5P2/8/k7/6p1/2q5/3b4 w - - 0 1",
+        "1q1K4/8/5P2/1k6/8/6p1/3p4/8 w - - 0 1",
+    ];
+    for fen in fens {
+        let pos = position(fen);
+        assert_eq!(full(&pos, 3), Immobility::Hopeless, "{fen}");
+        assert!(!stalemate_in(&pos, 3), "{fen}");
+    }
+    // With the king on a8 and no move for it, a White queen pins on a8's
+    // lines only.
+    let pins = pin_squares(
+        tables(),
+        &[(Role::Queen, Square::D1)],
+        1,
+        king_lines(&position("k7/8/8/8/8/8/8/3Q3K b - - 0 1"), 0),
+    );
+    assert!(pins.straight.contains(Square::A2) && pins.diagonal.contains(Square::D5));
+    assert!(!pins.straight.contains(Square::D4) && !pins.diagonal.contains(Square::D4));
+}
