@@ -14,13 +14,13 @@
 //! square, and the square to lie on a line through a square the king may
 //! end on; a wall of blockers asks the unit's moves to the square plus
 //! the moves of distinct other Black units to the blocking squares,
-//! within Black's moves. Two joint counts come on top: a White line piece pins
-//! one unit at most (on its one line to the king), so the units only a
-//! pin stops, past the White units that are or may become line pieces,
-//! are taken too; and each Black move moves one unit, so the units' own
-//! least moves to where they are taken or stop add up within Black's
-//! moves. The test only ever rejects positions with no helpstalemate of
-//! that length, so it loses no solution. When White, to
+//! within Black's moves. Two joint counts come on top: a White line
+//! piece pins one unit at most (on its one line to the king), so the
+//! units only a pin stops, past the White units that are or may become
+//! line pieces, are taken too; and each Black move moves one unit, so the
+//! units' own least moves to where they are taken or stop add up within
+//! Black's moves. The test only ever rejects positions with no
+//! helpstalemate of that length, so it loses no solution. When White, to
 //! move, has no move to spare for the units that must be taken, its move
 //! must take one of them ([`Immobility::MustTake`]).
 //!
