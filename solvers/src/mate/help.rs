@@ -309,6 +309,16 @@ impl Solver {
         if let Some(last) = last {
             moves.retain(|m| last.may_be(m));
         }
+        // Black's last move completes a picture: only a few squares are
+        // worth going to.
+        if let (2, Color::Black, Some((pictures, _))) = (left, pos.turn(), &pictures) {
+            if let Some(targets) = pictures.last_black_targets(pos, alive) {
+                moves.retain(|m| {
+                    matches!(m, Move::Castle { .. } | Move::EnPassant { .. })
+                        || targets.contains(m.to())
+                });
+            }
+        }
         if let Some(units) = must_take {
             moves.retain(|m| immobile::takes(m).is_some_and(|sq| units.contains(sq)));
         }

@@ -504,5 +504,37 @@ impl Pictures {
     }
 }
 
+impl Pictures {
+    /// The squares Black's last move may go to, given the pictures `alive`
+    /// at its node (Black to move, two plies left), or `None` when any
+    /// move may do. Black has one move for each alive picture's king and
+    /// blocks: a picture whose king is a move away takes a king move to its
+    /// square; one with a block still to fill takes a move onto the block's
+    /// square (every other block already stands); one with everything in
+    /// place takes any move. Castling and en passant are not told apart
+    /// (see [`LastMoves::may_be`]).
+    pub(crate) fn last_black_targets(&self, pos: &Chess, alive: &[Costs]) -> Option<Bitboard> {
+        let board = pos.board();
+        let blockers = board.black() & !board.kings();
+        let mut targets = Bitboard::EMPTY;
+        for c in alive {
+            if c.king > 0 {
+                targets.add(c.king_sq);
+                continue;
+            }
+            let mut squares = Bitboard(c.kinds as u64);
+            for k in kinds_of(c.kinds & !Kinds::from(u64::MAX)) {
+                squares.add(self.harmless[k - SQUARE_KINDS].sq);
+            }
+            let open = squares & !blockers;
+            if c.blocks == 0 || open.is_empty() {
+                return None;
+            }
+            targets |= open;
+        }
+        Some(targets)
+    }
+}
+
 #[cfg(test)]
 mod tests;

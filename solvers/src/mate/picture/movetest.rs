@@ -53,10 +53,24 @@ pub(crate) struct MoveTest<'a> {
     pub(super) n_black: usize,
     /// Their squares.
     pub(super) black_on: Bitboard,
+    /// Every unit's square, and White's, at the node.
+    pub(super) occupied: Bitboard,
+    pub(super) white_on: Bitboard,
+    /// Whether White may still castle (the finish test then keeps every
+    /// picture: castling moves two units at once).
+    pub(super) white_rights: bool,
     pub(super) best: [(u8, Square, u8); MAX_KINDS],
     /// Per blocker kind, its cheapest blocker's cost after the move under
     /// test (only the kinds it changes are read).
     pub(super) after: [u8; MAX_KINDS],
+}
+
+/// The board after Black's last move (see [`MoveTest::finish`]).
+#[derive(Debug, Clone, Copy)]
+struct Finish {
+    occupied: Bitboard,
+    white: Bitboard,
+    ep: Bitboard,
 }
 
 /// Which blocker kinds a Black move may make cheaper or dearer, so that a
@@ -116,6 +130,9 @@ impl Pictures {
             black,
             n_black,
             black_on: board.black() & !board.kings(),
+            occupied: board.occupied(),
+            white_on: board.white(),
+            white_rights: pos.castles().has_color(Color::White),
             best: [(UNKNOWN, Square::A1, UNKNOWN); MAX_KINDS],
             after: [0; MAX_KINDS],
         }
@@ -128,7 +145,9 @@ impl MoveTest<'_> {
     /// dropped). Returns whether those are exactly the pictures the filter
     /// would keep after the move, with its costs: true unless the move
     /// captures, castles, takes en passant or may lose a castling right,
-    /// which the test does not follow.
+    /// which the test does not follow, or is Black's last and leaves
+    /// pictures White's one move cannot complete (see
+    /// [`MoveTest::may_finish`]), which the filter keeps.
     pub(crate) fn keep(&mut self, m: &Move, into: &mut Vec<Costs>) -> bool {
         into.clear();
         let Move::Normal {
@@ -248,7 +267,64 @@ impl MoveTest<'_> {
                 .unwrap_or(0);
             into.retain(|c| c.named_ids & lost == 0);
         }
-        capture.is_none() && !(self.rights && matches!(role, Role::King | Role::Rook))
+        // After Black's last move, the pictures White's one move cannot
+        // complete; the filter does not look at them (the move is then not
+        // judged exactly).
+        let mut finished = true;
+        if let Some(f) = self.finish(
+            from,
+            to,
+            (role == Role::Pawn && from.distance(to) == 2).then_some(to),
+        ) {
+            let before = into.len();
+            into.retain(|c| self.may_finish(c, f));
+            finished = into.len() == before;
+        }
+        finished && capture.is_none() && !(self.rights && matches!(role, Role::King | Role::Rook))
+    }
+
+    /// The board after Black's last move from `from` to `to`, for
+    /// [`MoveTest::may_finish`]: `None` unless the move is Black's last
+    /// (or when White may castle). `ep` is the square of a pawn White may
+    /// take en passant (its square empties with White's move).
+    fn finish(&self, from: Square, to: Square, ep: Option<Square>) -> Option<Finish> {
+        let last = self.turn.is_black() && self.black_moves == 0;
+        (last && !self.white_rights).then(|| Finish {
+            occupied: self.occupied.without(from).with(to),
+            white: self.white_on.without(to),
+            ep: ep.map_or(Bitboard::EMPTY, Bitboard::from),
+        })
+    }
+
+    /// Whether White's one move left may end in picture `c` after Black's
+    /// last move, whose board is `f`. The checker's line to the king is
+    /// empty in the mate, and White's move empties one square (and an en
+    /// passant victim's): with no named unit out of place, the line holds
+    /// exactly one White unit, which moves off it (the check is
+    /// discovered); with one out of place (White's cost 1), that unit
+    /// makes the move: nothing else stands on the line, and a line
+    /// piece's way to its square is clear and the square holds no White
+    /// unit.
+    fn may_finish(&self, c: &Costs, f: Finish) -> bool {
+        let p = &self.pictures.all[c.index as usize];
+        let line = attacks::between(p.named[0].sq, p.king) & f.occupied & !f.ep;
+        let named = &p.named[..usize::from(p.n_named)];
+        let at = |n: &Placed| self.units.units[usize::from(n.id)].map(|u| (u.1, u.2));
+        let mut out = named.iter().filter(|n| at(n) != Some((n.role, n.sq)));
+        match (out.next(), out.next()) {
+            (None, _) => line.count() == 1 && (line & !f.white).is_empty(),
+            (Some(n), None) => {
+                let Some((role, from)) = at(n) else {
+                    return false;
+                };
+                let way_clear = role != n.role
+                    || !is_slider(role)
+                    || (attacks::between(from, n.sq) & f.occupied).is_empty();
+                line.without(from).is_empty() && way_clear && !f.white.contains(n.sq)
+            }
+            // White's cost would be two or more: not kept at the node.
+            (Some(_), Some(_)) => true,
+        }
     }
 
     /// White's cost of a picture once its named unit `id` moved, given

@@ -172,6 +172,13 @@ fn corpus_solutions_are_never_pruned() {
                     if left >= crate::mate::help::DISTINCT_MIN_PLIES {
                         costs = distinct;
                     }
+                    if left == 2 && pos.turn().is_black() {
+                        let targets = p.last_black_targets(&pos, &costs);
+                        assert!(
+                            targets.is_none_or(|t| t.contains(m.to())),
+                            "{id}: move {i} {uci} off the targets"
+                        );
+                    }
                     let mut kept = costs.clone();
                     if left >= 2 {
                         let exact = p.move_test(&pos, u, left, &costs).keep(&m, &mut kept);
@@ -277,11 +284,15 @@ fn a_castling_rook_checker_is_not_held_to_come_back() {
 
 /// Along the corpus solutions, every legal move the move test judges
 /// exactly gets the pictures and costs the filter finds after it, and
-/// every move it drops leaves the filter nothing.
+/// every move it drops leaves the filter nothing, or, as Black's last
+/// move, leaves White no mate in one; so does every Black last move off
+/// [`Pictures::last_black_targets`].
 #[test]
 fn move_test_agrees_with_the_filter_on_every_move() {
     let mut exact_moves = 0;
     let mut dropped = 0;
+    let mut off_target = 0;
+    let mut finish_dropped = 0;
     for row in corpus().iter().filter(|r| r["genre"] == "help") {
         let id = &row["id"];
         let start = position(&row["fen"]);
@@ -319,8 +330,21 @@ fn move_test_agrees_with_the_filter_on_every_move() {
                     exact_moves += 1;
                 }
                 if kept.is_empty() {
-                    assert!(want.is_empty(), "{id}: move {i}, {m} dropped");
+                    // Black's last move: the test also drops the pictures
+                    // White's one move cannot complete.
+                    assert!(
+                        want.is_empty() || (left == 2 && !mates_in_one(&after)),
+                        "{id}: move {i}, {m} dropped"
+                    );
                     dropped += 1;
+                    finish_dropped += usize::from(!want.is_empty());
+                }
+                let targets = (left == 2 && pos.turn().is_black())
+                    .then(|| p.last_black_targets(&pos, &costs))
+                    .flatten();
+                if targets.is_some_and(|t| !t.contains(m.to())) && !m.is_castle() {
+                    assert!(!mates_in_one(&after), "{id}: move {i}, {m} not a target");
+                    off_target += 1;
                 }
             }
             let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
@@ -336,4 +360,18 @@ fn move_test_agrees_with_the_filter_on_every_move() {
         "only {exact_moves} moves judged exactly"
     );
     assert!(dropped >= 1000, "only {dropped} moves dropped");
+    assert!(off_target >= 100, "only {off_target} moves off the targets");
+    assert!(
+        finish_dropped >= 40,
+        "only {finish_dropped} moves dropped by the finish test"
+    );
+}
+
+/// Whether the side to move mates in one.
+fn mates_in_one(pos: &Chess) -> bool {
+    pos.legal_moves().iter().any(|m| {
+        let mut after = pos.clone();
+        after.play_unchecked(*m);
+        after.is_checkmate()
+    })
 }
