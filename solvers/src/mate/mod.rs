@@ -70,7 +70,11 @@ mod immobile;
 mod parallel;
 mod picture;
 pub mod quality;
+// The build script runs the generator; the library reads the tables'
+// layout from it, and its tests check the built tables against a run.
 pub mod repair;
+#[cfg_attr(not(test), allow(dead_code))]
+mod tablegen;
 pub mod tree;
 use help::*;
 
