@@ -38,7 +38,11 @@
 //! cannot parry that check, at every node of the search. A king or rook
 //! that may castle is priced from its square after castling too (the king
 //! one move dearer, the rook free), and White's last move is one that
-//! puts a picture's last unit in place or uncovers its checker. A few
+//! puts a picture's last unit in place or uncovers its checker. Black's
+//! last move goes only where an alive picture still needs a unit (its
+//! king's square, or its one open block), and keeps only the pictures
+//! White's one move can then finish: the checker's line to the king empty
+//! but for the unit that moves, and a moving line piece's way clear. A few
 //! plies up, a picture's blocks are given to distinct Black units (the
 //! least such assignment, `picture::distinct`), and Black's moves are put
 //! to that test before they are played.
