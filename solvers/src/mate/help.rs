@@ -227,6 +227,9 @@ impl Solver {
         // end it cost more than it saved): of the node's own pictures
         // unless the parent ran it, and of each Black move's.
         let mut distinct_test = None;
+        // Whether every picture of `alive` passed that test with the
+        // node's Black units and budget.
+        let mut alive_distinct = node.distinct;
         if let Some((pictures, units)) = &pictures {
             if self.buffers.len() <= usize::from(left) {
                 self.buffers
@@ -258,6 +261,7 @@ impl Solver {
                         return false;
                     }
                     alive = &buffers.distinct;
+                    alive_distinct = true;
                 }
                 if !black_moves {
                     distinct_test = None;
@@ -393,11 +397,15 @@ impl Solver {
             } else {
                 &buffers.kept
             };
+            // A White move that takes nothing leaves Black's units and
+            // Black's moves left as they were: the pictures that passed
+            // the distinct-blocker test here pass it there.
+            let white_keeps = pos.turn().is_white() && alive_distinct && !m.is_capture();
             let child = Node {
                 units: next_units.as_ref(),
                 alive: test.as_ref().map(|_| kept.as_slice()),
                 exact,
-                distinct,
+                distinct: distinct || white_keeps,
                 hash: child_hash,
             };
             path.push(*m);
