@@ -17,14 +17,14 @@ pub const FAR: u8 = u8::MAX;
 pub const NEAR: usize = 8;
 
 /// The tables as vectors, before they are written out.
-pub struct Generated {
-    pub reach: Vec<u8>,
-    pub attack: Vec<u8>,
-    pub check: Vec<u8>,
-    pub cover: Vec<u8>,
-    pub promote: Vec<u8>,
-    pub near: Vec<[Bitboard; NEAR]>,
-    pub state: Vec<u8>,
+struct Generated {
+    reach: Vec<u8>,
+    attack: Vec<u8>,
+    check: Vec<u8>,
+    cover: Vec<u8>,
+    promote: Vec<u8>,
+    near: Vec<[Bitboard; NEAR]>,
+    state: Vec<u8>,
 }
 
 /// The tables' bytes (see the module's comment).
@@ -108,7 +108,7 @@ pub fn successor_table() -> Vec<Vec<(Role, Square)>> {
 }
 
 /// Every table, by breadth-first searches from every unit.
-pub fn generate() -> Generated {
+fn generate() -> Generated {
     let mut reach = vec![FAR; 2 * 6 * 64 * 64];
     let mut attack = vec![FAR; 2 * 6 * 64 * 64];
     let mut cover = vec![0; 2 * 6 * 64];
