@@ -225,6 +225,18 @@ struct Picture {
     kinds: Kinds,
 }
 
+impl Picture {
+    /// The first two of its named units not yet in their final state
+    /// where `units` stand.
+    fn out_of_place(&self, units: &Units) -> (Option<&Placed>, Option<&Placed>) {
+        let at = |n: &&Placed| units.units[usize::from(n.id)].map(|u| (u.1, u.2));
+        let mut out = self.named[..usize::from(self.n_named)]
+            .iter()
+            .filter(|n| at(n) != Some((n.role, n.sq)));
+        (out.next(), out.next())
+    }
+}
+
 /// The pictures of one problem.
 #[derive(Debug)]
 pub(crate) struct Pictures {
@@ -482,18 +494,14 @@ impl Pictures {
         };
         for c in alive {
             let p = &self.all[c.index as usize];
-            let at = |n: &&Placed| units.units[usize::from(n.id)].map(|u| (u.1, u.2));
-            let mut out = p.named[..usize::from(p.n_named)]
-                .iter()
-                .filter(|n| at(n) != Some((n.role, n.sq)));
-            match (out.next(), out.next()) {
+            match p.out_of_place(units) {
                 (None, _) => {
                     for from in attacks::between(p.named[0].sq, p.king) {
                         last.to[from.to_usize()] = Bitboard::FULL;
                     }
                 }
                 (Some(n), None) => {
-                    if let Some((_, from)) = at(&n) {
+                    if let Some((_, _, from)) = units.units[usize::from(n.id)] {
                         last.to[from.to_usize()].add(n.sq);
                     }
                 }

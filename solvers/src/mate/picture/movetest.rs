@@ -308,13 +308,10 @@ impl MoveTest<'_> {
     fn may_finish(&self, c: &Costs, f: Finish) -> bool {
         let p = &self.pictures.all[c.index as usize];
         let line = attacks::between(p.named[0].sq, p.king) & f.occupied & !f.ep;
-        let named = &p.named[..usize::from(p.n_named)];
-        let at = |n: &Placed| self.units.units[usize::from(n.id)].map(|u| (u.1, u.2));
-        let mut out = named.iter().filter(|n| at(n) != Some((n.role, n.sq)));
-        match (out.next(), out.next()) {
+        match p.out_of_place(self.units) {
             (None, _) => line.count() == 1 && (line & !f.white).is_empty(),
             (Some(n), None) => {
-                let Some((role, from)) = at(n) else {
+                let Some((_, role, from)) = self.units.units[usize::from(n.id)] else {
                     return false;
                 };
                 let way_clear = role != n.role
