@@ -18,13 +18,15 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 use shakmaty::{Color, Setup};
 
 use super::facts::Facts;
-use super::lastmove::{is_initial, retractions};
-use super::{parity, pawn_infos};
+use super::lastmove::{is_initial, retractions, Retraction, Undo};
+use super::{parity, pawn_infos, PawnMaterialVerdicts};
 use crate::legality::{Flaw, Reason};
 
 /// Whether a position passes the static tests and the parity test.
-fn possible(setup: &Setup) -> bool {
-    if !crate::legality::cheap::check(setup).is_empty() || super::has_static_flaw(setup) {
+fn possible(setup: &Setup, verdicts: &mut PawnMaterialVerdicts) -> bool {
+    if !crate::legality::cheap::check(setup).is_empty()
+        || super::has_static_flaw_with(setup, verdicts)
+    {
         return false;
     }
     let infos = pawn_infos(setup);
@@ -34,6 +36,19 @@ fn possible(setup: &Setup) -> bool {
             parity::check(setup, &facts, white, black).is_none()
         }
         _ => true,
+    }
+}
+
+/// Whether a retraction takes back a piece move that captured nothing.
+fn keeps_pawns_and_material(r: &Retraction) -> bool {
+    match r.undo {
+        Undo::Move {
+            from,
+            promoted: None,
+            uncaptured: None,
+            ..
+        } => !r.before.board.pawns().contains(from),
+        _ => false,
     }
 }
 
@@ -47,6 +62,7 @@ struct Search {
     /// Positions not proven dead with this many plies left.
     failed: FxHashMap<Setup, usize>,
     possible: FxHashMap<Setup, bool>,
+    verdicts: PawnMaterialVerdicts,
     work: usize,
 }
 
@@ -57,6 +73,7 @@ impl Search {
             dead: FxHashSet::default(),
             failed: FxHashMap::default(),
             possible: FxHashMap::default(),
+            verdicts: PawnMaterialVerdicts::default(),
             work,
         }
     }
@@ -66,7 +83,7 @@ impl Search {
             return Some(p);
         }
         self.work = self.work.checked_sub(1)?;
-        let p = possible(setup);
+        let p = possible(setup, &mut self.verdicts);
         self.possible.insert(setup.clone(), p);
         Some(p)
     }
@@ -84,7 +101,13 @@ impl Search {
         if self.failed.get(setup).is_some_and(|&p| p >= plies) {
             return Some(false);
         }
-        for r in retractions(setup) {
+        // Retractions of piece moves that took nothing first: they keep
+        // the pawns and the material, whose verdicts are remembered, and
+        // most chains that stay possible are made of them.
+        let all = retractions(setup);
+        let (quiet, others): (Vec<&Retraction>, Vec<&Retraction>) =
+            all.iter().partition(|r| keeps_pawns_and_material(r));
+        for r in quiet.into_iter().chain(others) {
             if self.possible(&r.before)? && !self.dead(&r.before, plies - 1)? {
                 let slot = self.failed.entry(setup.clone()).or_insert(0);
                 *slot = (*slot).max(plies);
@@ -96,10 +119,27 @@ impl Search {
     }
 }
 
-/// `NoLastMove` when every chain of retractions from the diagram dies
-/// within [`MAX_PLIES`] plies (and [`MAX_WORK`] static judgements).
+/// Whether one chain of possible positions goes back [`MAX_PLIES`] plies
+/// from the diagram (within [`MAX_WORK`] static judgements), or ends at
+/// the initial array or a fixed last move: the diagram is then alive at
+/// every depth (a chain's prefix is a chain). Most diagrams are, and one
+/// chain settles them, where deepening ply by ply would follow that chain
+/// again at every depth.
+pub fn alive(setup: &Setup) -> bool {
+    alive_with(setup, MAX_PLIES, MAX_WORK)
+}
+
+fn alive_with(setup: &Setup, max_plies: usize, max_work: usize) -> bool {
+    setup.ep_square.is_some()
+        || is_initial(setup)
+        || Search::new(max_work).dead(setup, max_plies) == Some(false)
+}
+
+/// `NoLastMove` when every chain of retractions from a diagram that is
+/// not [`alive`] dies within [`MAX_PLIES`] plies (and [`MAX_WORK`] static
+/// judgements).
 pub fn check(setup: &Setup) -> Option<Reason> {
-    check_with(setup, MAX_PLIES, MAX_WORK).map(|plies| {
+    least_dead_depth(setup, MAX_PLIES, MAX_WORK).map(|plies| {
         let mover = !setup.turn;
         let name = if mover == Color::White {
             "White"
@@ -116,28 +156,14 @@ pub fn check(setup: &Setup) -> Option<Reason> {
     })
 }
 
-/// The number of plies within which every retraction chain dies, if found.
-pub fn check_with(setup: &Setup, max_plies: usize, max_work: usize) -> Option<usize> {
+/// The least number of plies within which every retraction chain dies,
+/// deepening ply by ply, if found.
+fn least_dead_depth(setup: &Setup, max_plies: usize, max_work: usize) -> Option<usize> {
     if setup.ep_square.is_some() || is_initial(setup) {
         return None;
     }
-    // A diagram alive at the deepest search is alive at every shallower
-    // one (a chain's prefix is a chain), and most diagrams are: one chain
-    // of possible positions settles it, where deepening ply by ply would
-    // follow that chain again at every depth (most of a one-shot solve's
-    // legality time on a small problem). Only a diagram found dead, or
-    // one the work limit stops, is searched ply by ply, as before, for
-    // the least depth.
-    if Search::new(max_work).dead(setup, max_plies) == Some(false) {
-        return None;
-    }
     let mut search = Search::new(max_work);
-    for plies in 1..=max_plies {
-        if search.dead(setup, plies)? {
-            return Some(plies);
-        }
-    }
-    None
+    (1..=max_plies).find_map(|plies| search.dead(setup, plies)?.then_some(plies))
 }
 
 #[cfg(test)]
@@ -174,14 +200,13 @@ mod tests {
         }
     }
 
-    /// The plain search the first chain search goes ahead of: deepening
-    /// ply by ply from one, as `check_with` did alone.
-    fn deepening(setup: &Setup, max_plies: usize, max_work: usize) -> Option<usize> {
-        if setup.ep_square.is_some() || is_initial(setup) {
+    /// What [`super::super::check`] asks of this module: the first chain,
+    /// then, for a diagram not alive, the deepening.
+    fn check_with(setup: &Setup, max_plies: usize, max_work: usize) -> Option<usize> {
+        if alive_with(setup, max_plies, max_work) {
             return None;
         }
-        let mut search = Search::new(max_work);
-        (1..=max_plies).find_map(|plies| search.dead(setup, plies)?.then_some(plies))
+        least_dead_depth(setup, max_plies, max_work)
     }
 
     /// On every diagram of the legality corpora and the mate corpus (other
@@ -198,7 +223,7 @@ mod tests {
                     continue;
                 };
                 let s = fen.into_setup();
-                let want = deepening(&s, MAX_PLIES, MAX_WORK);
+                let want = least_dead_depth(&s, MAX_PLIES, MAX_WORK);
                 assert_eq!(check_with(&s, MAX_PLIES, MAX_WORK), want, "{}", row["fen"]);
                 compared += 1;
                 dead += usize::from(want.is_some());
@@ -206,6 +231,28 @@ mod tests {
         }
         assert!(compared >= 250, "only {compared} diagrams compared");
         assert!(dead >= 1, "no dead diagram compared");
+    }
+
+    /// The retro layer skips the last-move test for a diagram found alive;
+    /// on every diagram of the corpora, that test would have found nothing.
+    #[test]
+    fn an_alive_diagram_has_a_last_move() {
+        use crate::legality::retro::lastmove;
+        use crate::testing::{data, read_csv};
+        let mut alive = 0;
+        for file in ["legality.csv", "sherlock_legality.csv", "mate.csv"] {
+            for row in read_csv(&data(file)) {
+                let Ok(fen) = row["fen"].parse::<Fen>() else {
+                    continue;
+                };
+                let s = fen.into_setup();
+                if super::alive(&s) {
+                    assert_eq!(lastmove::check(&s), None, "{}", row["fen"]);
+                    alive += 1;
+                }
+            }
+        }
+        assert!(alive >= 200, "only {alive} alive diagrams");
     }
 
     #[test]

@@ -15,8 +15,65 @@ use crate::legality::{cheap, Flaw, Reason};
 /// One way the last move could be taken back, and the position before it.
 #[derive(Debug, Clone)]
 pub struct Retraction {
-    pub text: String,
+    pub undo: Undo,
     pub before: Setup,
+}
+
+/// The move a retraction takes back. Searches judge thousands of
+/// retractions and name none, so the name is written only when asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undo {
+    Move {
+        from: Square,
+        to: Square,
+        capture: bool,
+        promoted: Option<Role>,
+        /// The enemy unit put back on `to`.
+        uncaptured: Option<Role>,
+    },
+    EnPassant {
+        from: Square,
+        to: Square,
+    },
+    Castling {
+        long: bool,
+    },
+}
+
+impl Retraction {
+    /// The move taken back, as a judge reads it.
+    pub fn text(&self) -> String {
+        match self.undo {
+            Undo::Move {
+                from,
+                to,
+                capture,
+                promoted,
+                uncaptured,
+            } => {
+                let sep = if capture { 'x' } else { '-' };
+                let promoted = promoted.map(|r| format!("={r:?}")).unwrap_or_default();
+                let text = format!("{from}{sep}{to}{promoted}");
+                match uncaptured {
+                    None => text,
+                    Some(role) => format!("{text} (capturing a {role:?} there)").to_lowercase(),
+                }
+            }
+            Undo::EnPassant { from, to } => format!("{from}x{to} e.p."),
+            Undo::Castling { long } => format!("castling {}", if long { "O-O-O" } else { "O-O" }),
+        }
+    }
+}
+
+/// A plain move (or promotion) taken back, nothing put back yet.
+fn plain(from: Square, to: Square, capture: bool, promoted: Option<Role>) -> Undo {
+    Undo::Move {
+        from,
+        to,
+        capture,
+        promoted,
+        uncaptured: None,
+    }
 }
 
 const UNCAPTURES: [Role; 5] = [
@@ -49,11 +106,11 @@ fn with_uncaptures(
     setup: &Setup,
     board: &Board,
     to: Square,
-    text: &str,
+    undo: Undo,
     out: &mut Vec<Retraction>,
 ) {
     out.push(Retraction {
-        text: text.to_string(),
+        undo,
         before: prior(setup, board.clone()),
     });
     for role in UNCAPTURES {
@@ -62,8 +119,24 @@ fn with_uncaptures(
         }
         let mut b = board.clone();
         b.set_piece_at(to, role.of(setup.turn));
+        let undo = match undo {
+            Undo::Move {
+                from,
+                to,
+                capture,
+                promoted,
+                ..
+            } => Undo::Move {
+                from,
+                to,
+                capture,
+                promoted,
+                uncaptured: Some(role),
+            },
+            other => other,
+        };
         out.push(Retraction {
-            text: format!("{text} (capturing a {role:?} there)").to_lowercase(),
+            undo,
             before: prior(setup, b),
         });
     }
@@ -81,8 +154,8 @@ fn piece_retractions(setup: &Setup, to: Square, piece: Piece, out: &mut Vec<Retr
     let occ = board.occupied();
     let froms = attacks::attacks(to, piece, occ) & !occ;
     for from in froms {
-        let text = format!("{from}-{to}");
-        with_uncaptures(setup, &moved(board, from, to, piece), to, &text, out);
+        let undo = plain(from, to, false, None);
+        with_uncaptures(setup, &moved(board, from, to, piece), to, undo, out);
     }
     let last = relative_rank(piece.color, to) == 7;
     if last && piece.role != Role::King {
@@ -97,16 +170,15 @@ fn unpromotions(setup: &Setup, to: Square, piece: Piece, out: &mut Vec<Retractio
         return;
     };
     if board.piece_at(below).is_none() {
-        let text = format!("{below}-{to}={:?}", piece.role);
         out.push(Retraction {
-            text,
+            undo: plain(below, to, false, Some(piece.role)),
             before: prior(setup, moved(board, below, to, pawn)),
         });
     }
     for from in diagonal_neighbours(below) {
         if board.piece_at(from).is_none() {
-            let text = format!("{from}x{to}={:?}", piece.role);
-            with_uncaptures_no_plain(setup, &moved(board, from, to, pawn), to, &text, out);
+            let undo = plain(from, to, true, Some(piece.role));
+            with_uncaptures_no_plain(setup, &moved(board, from, to, pawn), to, undo, out);
         }
     }
 }
@@ -116,11 +188,11 @@ fn with_uncaptures_no_plain(
     setup: &Setup,
     board: &Board,
     to: Square,
-    text: &str,
+    undo: Undo,
     out: &mut Vec<Retraction>,
 ) {
     let mut all = Vec::new();
-    with_uncaptures(setup, board, to, text, &mut all);
+    with_uncaptures(setup, board, to, undo, &mut all);
     out.extend(all.into_iter().skip(1));
 }
 
@@ -147,22 +219,22 @@ fn pawn_retractions(setup: &Setup, to: Square, out: &mut Vec<Retraction>) {
     let below = to.offset(-fwd);
     if let Some(b) = below.filter(|&b| board.piece_at(b).is_none()) {
         out.push(Retraction {
-            text: format!("{b}-{to}"),
+            undo: plain(b, to, false, None),
             before: prior(setup, moved(board, b, to, pawn)),
         });
         let two = b.offset(-fwd);
         if rel == 3 && empty(two) {
             let from = two.expect("checked");
             out.push(Retraction {
-                text: format!("{from}-{to}"),
+                undo: plain(from, to, false, None),
                 before: prior(setup, moved(board, from, to, pawn)),
             });
         }
     }
     let Some(below) = below else { return };
     for from in diagonal_neighbours(below).filter(|&f| board.piece_at(f).is_none()) {
-        let text = format!("{from}x{to}");
-        with_uncaptures_no_plain(setup, &moved(board, from, to, pawn), to, &text, out);
+        let undo = plain(from, to, true, None);
+        with_uncaptures_no_plain(setup, &moved(board, from, to, pawn), to, undo, out);
         if rel == 5 {
             en_passant(setup, from, to, out);
         }
@@ -183,7 +255,7 @@ fn en_passant(setup: &Setup, from: Square, to: Square, out: &mut Vec<Retraction>
     let mut before = prior(setup, b);
     before.ep_square = Some(to);
     out.push(Retraction {
-        text: format!("{from}x{to} e.p."),
+        undo: Undo::EnPassant { from, to },
         before,
     });
 }
@@ -233,7 +305,9 @@ fn uncastlings(setup: &Setup, king: Square, out: &mut Vec<Retraction>) {
             let mut before = prior(setup, b);
             before.castling_rights.add(at(home));
             out.push(Retraction {
-                text: format!("castling {}", if home == File::H { "O-O" } else { "O-O-O" }),
+                undo: Undo::Castling {
+                    long: home == File::A,
+                },
                 before,
             });
         }
@@ -310,7 +384,7 @@ pub fn check(setup: &Setup) -> Option<Reason> {
             if dead(&r.before, &mut work) != Some(true) {
                 return None;
             }
-            alive.push(r.text.as_str());
+            alive.push(r.text());
         }
     }
     if !alive.is_empty() {
@@ -330,7 +404,7 @@ pub fn check(setup: &Setup) -> Option<Reason> {
              have captured) starts from an impossible position (e.g. {} would leave {other} in \
              check or break the material and pawn-structure counts)",
             all.len(),
-            all[0].text,
+            all[0].text(),
         )
     };
     Some(Reason::new(Flaw::NoLastMove, Some(mover), detail))
@@ -423,12 +497,12 @@ mod tests {
     #[test]
     fn uncastling_is_generated() {
         let s = setup("4k3/8/8/8/8/8/8/5RK1 b - - 0 1");
-        assert!(retractions(&s).iter().any(|r| r.text == "castling O-O"));
+        assert!(retractions(&s).iter().any(|r| r.text() == "castling O-O"));
     }
 
     #[test]
     fn en_passant_uncapture_is_generated() {
         let s = setup("4k3/8/3P4/8/8/8/8/4K3 b - - 0 1");
-        assert!(retractions(&s).iter().any(|r| r.text.ends_with("e.p.")));
+        assert!(retractions(&s).iter().any(|r| r.text().ends_with("e.p.")));
     }
 }

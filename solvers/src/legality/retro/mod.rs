@@ -30,7 +30,9 @@ pub mod parity;
 pub mod pawns;
 pub mod reach;
 
-use shakmaty::{Bitboard, Color, Setup};
+use shakmaty::{Bitboard, Board, Color, Setup};
+
+use crate::fxhash::FxHashMap;
 
 use self::facts::Facts;
 use self::pawns::PawnInfo;
@@ -148,18 +150,55 @@ pub fn static_flaws(setup: &Setup) -> Vec<Reason> {
 /// Whether [`static_flaws`] finds anything, stopping at the first flaw
 /// (for searches that only need the verdict).
 pub fn has_static_flaw(setup: &Setup) -> bool {
+    has_static_flaw_with(setup, &mut PawnMaterialVerdicts::default())
+}
+
+/// What the tests that read only the pawns and the material see: each
+/// side's pawns, and per side its units, queens, rooks, knights and
+/// bishops by square colour (all that the capture budgets and the fewest
+/// promoted pieces are counted from).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct PawnMaterial([u64; 2], [[u8; 6]; 2]);
+
+impl PawnMaterial {
+    fn of(board: &Board) -> PawnMaterial {
+        let side = |color: Color| {
+            let ours = board.by_color(color);
+            let n = |bb: Bitboard| (bb & ours).count() as u8;
+            let bishops = board.bishops();
+            [
+                n(Bitboard::FULL),
+                n(board.queens()),
+                n(board.rooks()),
+                n(board.knights()),
+                n(bishops & Bitboard::LIGHT_SQUARES),
+                n(bishops & Bitboard::DARK_SQUARES),
+            ]
+        };
+        let pawns = |color: Color| u64::from(board.pawns() & board.by_color(color));
+        PawnMaterial(
+            [pawns(Color::White), pawns(Color::Black)],
+            [side(Color::White), side(Color::Black)],
+        )
+    }
+}
+
+/// The verdicts of the pawn and material tests (forced captures, the
+/// promoted pieces' captures, pawns crossing), per [`PawnMaterial`]: a
+/// retraction search meets the same ones after every retraction of a
+/// piece move that took nothing.
+#[derive(Debug, Default)]
+pub struct PawnMaterialVerdicts(FxHashMap<PawnMaterial, bool>);
+
+/// [`has_static_flaw`], with the pawn and material verdicts remembered.
+pub fn has_static_flaw_with(setup: &Setup, verdicts: &mut PawnMaterialVerdicts) -> bool {
     let infos = pawn_infos(setup);
-    if infos.iter().flatten().any(|info| captures(info).is_some()) {
-        return true;
-    }
-    for (own, enemy) in [(&infos[0], &infos[1]), (&infos[1], &infos[0])] {
-        if let Some(own) = own {
-            if promotion_captures(setup, own, enemy.as_ref()).is_some() {
-                return true;
-            }
-        }
-    }
-    if checks::check(setup).is_some() || crossing::check(setup, &infos).is_some() {
+    let key = PawnMaterial::of(&setup.board);
+    let pawn_material = *verdicts
+        .0
+        .entry(key)
+        .or_insert_with(|| pawn_material_flaw(setup, &infos));
+    if pawn_material || checks::check(setup).is_some() {
         return true;
     }
     let facts = Facts::new(setup, &infos);
@@ -175,6 +214,22 @@ pub fn has_static_flaw(setup: &Setup) -> bool {
         }
     }
     false
+}
+
+/// Whether the tests that read only the pawns and the material find a
+/// flaw.
+fn pawn_material_flaw(setup: &Setup, infos: &[Option<PawnInfo>; 2]) -> bool {
+    if infos.iter().flatten().any(|info| captures(info).is_some()) {
+        return true;
+    }
+    for (own, enemy) in [(&infos[0], &infos[1]), (&infos[1], &infos[0])] {
+        if let Some(own) = own {
+            if promotion_captures(setup, own, enemy.as_ref()).is_some() {
+                return true;
+            }
+        }
+    }
+    crossing::check(setup, infos).is_some()
 }
 
 /// The cheap layer already reports a promotion count that no pawn supply
@@ -210,13 +265,21 @@ pub fn check(setup: &Setup) -> Outcome {
         out.checked.push("retro: parity of the move counts".into());
     }
     if out.reasons.is_empty() {
-        out.reasons.extend(lastmove::check(setup));
+        // A chain of possible positions as deep as the deep search goes
+        // holds a possible last move with a possible position before it,
+        // so the last-move test (two moves deep) would find nothing either.
+        let alive = deep::alive(setup);
+        if !alive {
+            out.reasons.extend(lastmove::check(setup));
+        }
         out.checked.push("retro: existence of a last move".into());
-    }
-    if out.reasons.is_empty() {
-        out.reasons.extend(deep::check(setup));
-        out.checked
-            .push("retro: retraction chains (a few moves deep) that all die".into());
+        if out.reasons.is_empty() {
+            if !alive {
+                out.reasons.extend(deep::check(setup));
+            }
+            out.checked
+                .push("retro: retraction chains (a few moves deep) that all die".into());
+        }
     }
     out
 }
