@@ -205,8 +205,8 @@ impl Units {
 }
 
 /// A White unit's final state in a picture.
-#[derive(Debug, Clone, Copy)]
-struct Placed {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Placed {
     id: u8,
     role: Role,
     sq: Square,
@@ -445,6 +445,7 @@ impl Pictures {
                     king_sq: p.king,
                     kinds: p.kinds,
                     named_ids: p.named_ids,
+                    checker: p.named[0],
                 });
             }
         };

@@ -19,7 +19,14 @@ pub(crate) struct Costs {
     pub(super) king_sq: Square,
     pub(super) kinds: Kinds,
     pub(super) named_ids: u32,
+    /// The picture's first named unit, which gives the check: the unit
+    /// most of White's moves move, priced without reading the picture
+    /// (a cache miss, in the long picture lists of h#3s).
+    pub(super) checker: Placed,
 }
+
+// The node lists are copied move by move: the checker fits in the padding.
+const _: () = assert!(std::mem::size_of::<Costs>() == 32);
 
 /// Tests a node's moves before they are played: a move is dropped when the
 /// position after it reaches none of the node's pictures, which is what
@@ -333,12 +340,16 @@ impl MoveTest<'_> {
         id: u8,
         (before, after): (Way, Way),
     ) -> Option<u32> {
-        let p = &self.pictures.all[c.index as usize];
-        let named = &p.named[..usize::from(p.n_named)];
-        let i = named.iter().position(|n| n.id == id)?;
-        let n = &named[i];
-        let old = u32::from(named_dist_in(before, i, n, p.king));
-        let new = named_dist_in(after, i, n, p.king);
+        let (i, n) = if c.checker.id == id {
+            (0, c.checker)
+        } else {
+            let p = &self.pictures.all[c.index as usize];
+            let named = &p.named[..usize::from(p.n_named)];
+            let i = named.iter().position(|n| n.id == id)?;
+            (i, named[i])
+        };
+        let old = u32::from(named_dist_in(before, i, &n, c.king_sq));
+        let new = named_dist_in(after, i, &n, c.king_sq);
         let white = u32::from(c.white) - old + u32::from(new);
         (new != FAR && white <= self.white_moves).then_some(white)
     }
