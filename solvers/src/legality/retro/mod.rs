@@ -354,6 +354,51 @@ mod tests {
         }
     }
 
+    /// The remembered pawn and material verdicts are the tests' own: over
+    /// the corpus diagrams and every position one retraction back (pawn
+    /// structures and material met again and again), one shared memory
+    /// answers as a fresh test of each position does.
+    #[test]
+    fn remembered_pawn_material_verdicts_are_the_tests() {
+        use crate::testing::{data, read_csv};
+        let mut verdicts = PawnMaterialVerdicts::default();
+        let (mut judged, mut flawed) = (0, 0);
+        for file in ["legality.csv", "mate.csv"] {
+            for row in read_csv(&data(file)) {
+                let Ok(fen) = row["fen"].parse::<Fen>() else {
+                    continue;
+                };
+                let diagram = fen.into_setup();
+                let mut setups = vec![diagram.clone()];
+                setups.extend(
+                    lastmove::retractions(&diagram)
+                        .into_iter()
+                        .map(|r| r.before),
+                );
+                let one_king_each = |s: &&Setup| {
+                    Color::ALL
+                        .iter()
+                        .all(|&c| (s.board.kings() & s.board.by_color(c)).count() == 1)
+                };
+                for s in setups.iter().filter(one_king_each) {
+                    let fresh = has_static_flaw(s);
+                    assert_eq!(
+                        has_static_flaw_with(s, &mut verdicts),
+                        fresh,
+                        "{}",
+                        row["fen"]
+                    );
+                    judged += 1;
+                    flawed += usize::from(fresh);
+                }
+            }
+        }
+        assert!(
+            judged >= 15_000 && flawed >= 1_500,
+            "{judged} judged, {flawed} flawed"
+        );
+    }
+
     /// leg061 (a castling vampire image) is illegal; its twins are not.
     #[test]
     fn leg061_and_its_twins() {
