@@ -119,22 +119,10 @@ fn with_uncaptures(
         }
         let mut b = board.clone();
         b.set_piece_at(to, role.of(setup.turn));
-        let undo = match undo {
-            Undo::Move {
-                from,
-                to,
-                capture,
-                promoted,
-                ..
-            } => Undo::Move {
-                from,
-                to,
-                capture,
-                promoted,
-                uncaptured: Some(role),
-            },
-            other => other,
-        };
+        let mut undo = undo;
+        if let Undo::Move { uncaptured, .. } = &mut undo {
+            *uncaptured = Some(role);
+        }
         out.push(Retraction {
             undo,
             before: prior(setup, b),

@@ -184,9 +184,9 @@ impl PawnMaterial {
 }
 
 /// The verdicts of the pawn and material tests (forced captures, the
-/// promoted pieces' captures, pawns crossing), per [`PawnMaterial`]: a
-/// retraction search meets the same ones after every retraction of a
-/// piece move that took nothing.
+/// promoted pieces' captures, pawns crossing), per pawn structure and
+/// material: a retraction search meets the same ones after every
+/// retraction of a piece move that took nothing.
 #[derive(Debug, Default)]
 pub struct PawnMaterialVerdicts(FxHashMap<PawnMaterial, bool>);
 
