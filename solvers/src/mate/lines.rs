@@ -10,8 +10,9 @@ pub(super) fn render_lines(start: &Chess, lines: &[Vec<Move>]) -> Vec<Line> {
     lines.iter().map(|line| render_line(start, line)).collect()
 }
 
-/// `1.Kb8 O-O 2.g2 Rf8#` (or `1...Kb8` when Black starts).
-fn render_line(start: &Chess, line: &[Move]) -> Line {
+/// `1.Kb8 O-O 2.g2 Rf8#` (or `1...Kb8` when Black starts). Proof games
+/// print theirs the same way, from the initial array.
+pub(crate) fn render_line(start: &Chess, line: &[Move]) -> Line {
     let mut pos = start.clone();
     let mut san = String::new();
     let mut number = 1;

@@ -82,6 +82,7 @@ pub mod repair;
 mod tablegen;
 pub mod tree;
 use help::*;
+pub(crate) use lines::render_line;
 use lines::render_lines;
 
 /// A first move that forces the goal, and in how many moves.

@@ -80,12 +80,11 @@ use shakmaty::{
     Square,
 };
 
-use crate::mate::Line;
+use crate::mate::{render_line, Line};
 use crate::transposition::Table;
 use analysis::Analysis;
 use items::Work;
 use search::{add_games, Goal, Shared, Worker, MAX_GAMES};
-use shakmaty::san::SanPlus;
 
 /// Where a long search stands, for the progress callback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -268,7 +267,7 @@ pub fn solve(diagram: &Board, plies: u32, options: &Options) -> Result<Outcome, 
             plies: work.plies,
             count,
             complete,
-            lines: lines.iter().map(|l| render(&start, l)).collect(),
+            lines: lines.iter().map(|l| render_line(&start, l)).collect(),
         }
     })
 }
@@ -616,28 +615,6 @@ fn diagram_position(diagram: &Board, turn: Color) -> Result<Chess, String> {
     setup.board = diagram.clone();
     setup.turn = turn;
     Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| e.to_string())
-}
-
-/// `1.e4 e5 2.Qh5 …` and UCI.
-fn render(start: &Chess, line: &[Move]) -> Line {
-    let mut pos = start.clone();
-    let mut san = String::new();
-    for (i, m) in line.iter().enumerate() {
-        if !san.is_empty() {
-            san.push(' ');
-        }
-        if i % 2 == 0 {
-            san.push_str(&format!("{}.", i / 2 + 1));
-        }
-        san.push_str(&SanPlus::from_move_and_play_unchecked(&mut pos, *m).to_string());
-    }
-    Line {
-        san,
-        uci: line
-            .iter()
-            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-            .collect(),
-    }
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub fn prove(setup: &Setup, max_plies: u32, deadline: Instant) -> Option<Line> {
             return None;
         }
         if let Some(game) = games.first() {
-            return Some(render(&start, game));
+            return Some(render_line(&start, game));
         }
     }
     None
