@@ -13,6 +13,13 @@ pub fn prove(setup: &Setup, max_plies: u32, deadline: Instant) -> Option<Line> {
     if setup.ep_square.is_some() || Color::ALL.iter().any(|c| setup.board.king_of(*c).is_none()) {
         return None;
     }
+    // Each unit a side lost took one of the other side's moves: a diagram
+    // with more lost than moves fits no game this short (most problem
+    // diagrams; the analysis below costs more than their whole search).
+    let lost = |color: Color| 16 - setup.board.by_color(color).count().min(16) as u32;
+    if lost(Color::Black) > max_plies.div_ceil(2) || lost(Color::White) > max_plies / 2 {
+        return None;
+    }
     let analysis = Analysis::new(&setup.board);
     if static_impossibility(&analysis).is_some() {
         return None;

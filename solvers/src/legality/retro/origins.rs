@@ -10,6 +10,8 @@
 //! bipartite matching. When none exists, Hall's theorem gives a set of
 //! needs with too few candidates, which is what the report names.
 
+use std::cell::OnceCell;
+
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::facts::{homes, Facts};
@@ -29,6 +31,14 @@ struct Left {
     orig: Orig,
     /// The board square it still stands on, when it provably never moved.
     fixed_at: Option<Square>,
+    /// Worked out when a need first asks (most needs are settled by other
+    /// units, and a pawn's ways are most of the test's cost).
+    ways: OnceCell<Ways>,
+}
+
+/// Where an original unit can have been.
+#[derive(Debug)]
+struct Ways {
     /// Per phase, where it can have stood (as a pawn, for pawns).
     reach: Vec<Bitboard>,
     /// For pawns: per promoted role (queen, rook, bishop, knight), per phase.
@@ -77,7 +87,15 @@ fn color_name(color: Color) -> &'static str {
 fn piece_left(facts: &Facts, color: Color, role: Role, home: Square) -> Left {
     let at_home = facts.board.piece_at(home) == Some(role.of(color));
     let fixed_at = (at_home && facts.fixed.contains(home)).then_some(home);
-    let reach = if fixed_at.is_some() {
+    Left {
+        orig: Orig::Piece(role, home),
+        fixed_at,
+        ways: OnceCell::new(),
+    }
+}
+
+fn piece_ways(facts: &Facts, color: Color, role: Role, home: Square, fixed: bool) -> Ways {
+    let reach = if fixed {
         vec![Bitboard::from_square(home); facts.phases()]
     } else {
         reach::by_phase(
@@ -87,9 +105,7 @@ fn piece_left(facts: &Facts, color: Color, role: Role, home: Square) -> Left {
             &|_| Bitboard::EMPTY,
         )
     };
-    Left {
-        orig: Orig::Piece(role, home),
-        fixed_at,
+    Ways {
         reach,
         promoted: Vec::new(),
     }
@@ -160,24 +176,33 @@ fn pawn_reach(facts: &Facts, color: Color, start: Square, spare: u32) -> Vec<Bit
         .collect()
 }
 
-/// `spare`: captures this side's missing pawns can still make.
-fn pawn_left(facts: &Facts, color: Color, file: u32, spare: u32) -> Left {
+fn pawn_left(facts: &Facts, color: Color, file: u32) -> Left {
     let start = pawns::start_square(color, file);
     let fixed_at = (facts.fixed.contains(start)
         && facts.board.piece_at(start) == Some(color.pawn()))
     .then_some(start);
+    Left {
+        orig: Orig::Pawn(file),
+        fixed_at,
+        ways: OnceCell::new(),
+    }
+}
+
+/// `spare`: captures this side's missing pawns can still make.
+fn pawn_ways(facts: &Facts, color: Color, file: u32, spare: u32, fixed: bool) -> Ways {
+    let start = pawns::start_square(color, file);
     let last = Bitboard::from_rank(if color.is_white() {
         Rank::Eighth
     } else {
         Rank::First
     });
-    let reach = if fixed_at.is_some() {
+    let reach = if fixed {
         vec![Bitboard::from_square(start); facts.phases()]
     } else {
         pawn_reach(facts, color, start, spare)
     };
     let promo: Vec<Bitboard> = reach.iter().map(|&bb| bb & last).collect();
-    let promoted = if fixed_at.is_some() || promo.iter().all(|bb| bb.is_empty()) {
+    let promoted = if fixed || promo.iter().all(|bb| bb.is_empty()) {
         // No promotion square in any phase: it can never be a piece.
         Vec::new()
     } else {
@@ -191,12 +216,7 @@ fn pawn_left(facts: &Facts, color: Color, file: u32, spare: u32) -> Left {
             })
             .collect()
     };
-    Left {
-        orig: Orig::Pawn(file),
-        fixed_at,
-        reach,
-        promoted,
-    }
+    Ways { reach, promoted }
 }
 
 impl Left {
@@ -213,21 +233,49 @@ impl Left {
         matches!(self.orig, Orig::Piece(Role::King, _))
     }
 
+    /// Its [`Ways`], worked out on the first call.
+    fn ways(&self, ctx: &Ctx) -> &Ways {
+        self.ways.get_or_init(|| {
+            let fixed = self.fixed_at.is_some();
+            match self.orig {
+                Orig::Piece(role, home) => piece_ways(ctx.facts, ctx.color, role, home, fixed),
+                Orig::Pawn(file) => pawn_ways(ctx.facts, ctx.color, file, ctx.spare, fixed),
+            }
+        })
+    }
+
     /// Everywhere it can have stood (also as a promoted piece), restricted
     /// to the phases selected by `pick`.
-    fn anywhere(&self, pawn: Option<usize>) -> Bitboard {
-        self.promoted
+    fn anywhere(&self, pawn: Option<usize>, ctx: &Ctx) -> Bitboard {
+        let ways = self.ways(ctx);
+        ways.promoted
             .iter()
-            .fold(reach::before(&self.reach, pawn), |acc, (_, r)| {
+            .fold(reach::before(&ways.reach, pawn), |acc, (_, r)| {
                 acc | reach::before(r, pawn)
             })
     }
 }
 
-struct Graph {
+/// Needs and original units; an edge (whether the unit can be the need)
+/// is worked out when the matching first asks for it, in the order a
+/// full adjacency list would give.
+struct Graph<'a> {
+    ctx: Ctx<'a>,
     needs: Vec<Need>,
     lefts: Vec<Left>,
-    adj: Vec<Vec<usize>>,
+    /// Per need, per original unit: the edge once known.
+    edges: Vec<[Option<bool>; 16]>,
+}
+
+impl Graph<'_> {
+    fn edge(&mut self, need: usize, left: usize) -> bool {
+        if let Some(known) = self.edges[need][left] {
+            return known;
+        }
+        let edge = can_be(&self.lefts[left], self.needs[need], &self.ctx);
+        self.edges[need][left] = Some(edge);
+        edge
+    }
 }
 
 fn can_be(left: &Left, need: Need, ctx: &Ctx) -> bool {
@@ -238,7 +286,7 @@ fn can_be(left: &Left, need: Need, ctx: &Ctx) -> bool {
         Need::Event(e) => {
             let event = &ctx.events[e];
             let pawn = ctx.facts.phased.iter().position(|p| p.dest == event.pawn);
-            left.anywhere(pawn).intersects(event.squares)
+            left.anywhere(pawn, ctx).intersects(event.squares)
         }
     }
 }
@@ -252,12 +300,13 @@ fn can_be_unit(left: &Left, sq: Square, ctx: &Ctx) -> bool {
         return at == sq;
     }
     match left.orig {
-        Orig::Piece(r, _) => r == role && left.reach[last].contains(sq),
+        Orig::Piece(r, _) => r == role && left.ways(ctx).reach[last].contains(sq),
         Orig::Pawn(file) if role == Role::Pawn => {
             let i = ctx.own.squares.iter().position(|&s| s == sq);
             i.is_some_and(|i| ctx.own.feasible[i] & (1 << file) != 0)
         }
         Orig::Pawn(_) => left
+            .ways(ctx)
             .promoted
             .iter()
             .any(|(r, bb)| *r == role && bb[last].contains(sq)),
@@ -266,47 +315,58 @@ fn can_be_unit(left: &Left, sq: Square, ctx: &Ctx) -> bool {
 
 struct Ctx<'a> {
     facts: &'a Facts,
+    color: Color,
     own: &'a PawnInfo,
     events: Vec<CaptureEvent>,
+    /// Captures this side's missing pawns can still make.
+    spare: u32,
 }
 
-fn build(ctx: &Ctx, color: Color) -> Option<Graph> {
-    let facts = ctx.facts;
+fn build(ctx: Ctx) -> Option<Graph> {
+    let (facts, color) = (ctx.facts, ctx.color);
     let units = facts.board.by_color(color);
     let lost = 16usize.checked_sub(units.count())?;
     let slots = lost.checked_sub(ctx.events.len())?;
-    let spare = ctx.own.budget.checked_sub(ctx.own.min_captures?)?;
     let mut lefts: Vec<Left> = homes(color)
         .into_iter()
         .map(|(role, home)| piece_left(facts, color, role, home))
         .collect();
-    lefts.extend((0..8).map(|f| pawn_left(facts, color, f, spare)));
+    lefts.extend((0..8).map(|f| pawn_left(facts, color, f)));
     let mut needs: Vec<Need> = units.into_iter().map(Need::Unit).collect();
     needs.extend((0..ctx.events.len()).map(Need::Event));
     needs.extend(std::iter::repeat_n(Need::Slot, slots));
-    let adj = needs
-        .iter()
-        .map(|&need| {
-            (0..lefts.len())
-                .filter(|&l| can_be(&lefts[l], need, ctx))
-                .collect()
-        })
-        .collect();
-    Some(Graph { needs, lefts, adj })
+    let edges = vec![[None; 16]; needs.len()];
+    Some(Graph {
+        ctx,
+        needs,
+        lefts,
+        edges,
+    })
 }
 
 /// Kuhn's augmenting path; on failure `seen_needs` and `seen_lefts` hold a
-/// Hall violator (needs whose candidates are all in `seen_lefts`).
+/// Hall violator (needs whose candidates are all in `seen_lefts`). A free
+/// candidate is taken before any taken one is moved: the matching found
+/// may differ, but not whether one exists, nor the needs and units an
+/// augmenting path that fails can reach (they make the Hall violator that
+/// every maximum matching leaves).
 fn augment(
-    g: &Graph,
+    g: &mut Graph,
     need: usize,
     owner: &mut [Option<usize>],
     seen_lefts: &mut [bool],
     seen_needs: &mut Vec<usize>,
 ) -> bool {
     seen_needs.push(need);
-    for &l in &g.adj[need] {
-        if seen_lefts[l] {
+    for l in 0..g.lefts.len() {
+        if owner[l].is_none() && !seen_lefts[l] && g.edge(need, l) {
+            seen_lefts[l] = true;
+            owner[l] = Some(need);
+            return true;
+        }
+    }
+    for l in 0..g.lefts.len() {
+        if seen_lefts[l] || !g.edge(need, l) {
             continue;
         }
         seen_lefts[l] = true;
@@ -323,7 +383,7 @@ fn augment(
 }
 
 /// The first set of needs with too few candidates, if any.
-fn violator(g: &Graph) -> Option<(Vec<usize>, Vec<usize>)> {
+fn violator(g: &mut Graph) -> Option<(Vec<usize>, Vec<usize>)> {
     let mut owner = vec![None; g.lefts.len()];
     for need in 0..g.needs.len() {
         let mut seen_lefts = vec![false; g.lefts.len()];
@@ -412,17 +472,119 @@ pub fn check(
     enemy: Option<&PawnInfo>,
 ) -> Option<Reason> {
     let events = enemy.map(pawns::capture_events).unwrap_or_default();
-    let ctx = Ctx { facts, own, events };
-    let graph = build(&ctx, color)?;
-    let (needs, lefts) = violator(&graph)?;
-    Some(report(&ctx, &graph, color, &needs, &lefts))
+    let spare = own.budget.checked_sub(own.min_captures?)?;
+    let ctx = Ctx {
+        facts,
+        color,
+        own,
+        events,
+        spare,
+    };
+    let mut graph = build(ctx)?;
+    let (needs, lefts) = violator(&mut graph)?;
+    Some(report(&graph.ctx, &graph, color, &needs, &lefts))
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::legality::retro::static_flaws;
+    use super::*;
+    use crate::legality::retro::{lastmove, pawn_infos, static_flaws};
     use crate::legality::Flaw;
-    use shakmaty::fen::Fen;
+    use shakmaty::{fen::Fen, Setup};
+
+    /// The plain matching: every edge worked out first, each need's
+    /// candidates tried in order, taken ones moved as soon as met.
+    fn plain_violator(g: &mut Graph) -> Option<(Vec<usize>, Vec<usize>)> {
+        let adj: Vec<Vec<usize>> = (0..g.needs.len())
+            .map(|n| (0..g.lefts.len()).filter(|&l| g.edge(n, l)).collect())
+            .collect();
+        fn augment(
+            adj: &[Vec<usize>],
+            need: usize,
+            owner: &mut [Option<usize>],
+            seen_lefts: &mut [bool],
+            seen_needs: &mut Vec<usize>,
+        ) -> bool {
+            seen_needs.push(need);
+            for &l in &adj[need] {
+                if seen_lefts[l] {
+                    continue;
+                }
+                seen_lefts[l] = true;
+                if owner[l].is_none_or(|o| augment(adj, o, owner, seen_lefts, seen_needs)) {
+                    owner[l] = Some(need);
+                    return true;
+                }
+            }
+            false
+        }
+        let mut owner = vec![None; g.lefts.len()];
+        for need in 0..g.needs.len() {
+            let (mut seen_lefts, mut seen_needs) = (vec![false; g.lefts.len()], Vec::new());
+            if !augment(&adj, need, &mut owner, &mut seen_lefts, &mut seen_needs) {
+                seen_needs.sort_unstable();
+                seen_needs.dedup();
+                let lefts = (0..g.lefts.len()).filter(|&l| seen_lefts[l]).collect();
+                return Some((seen_needs, lefts));
+            }
+        }
+        None
+    }
+
+    /// The matching that works edges out as it asks and takes free
+    /// candidates first finds the Hall violator the plain one finds, over
+    /// the corpus diagrams and every position one retraction back.
+    #[test]
+    fn lazy_matching_finds_the_plain_violator() {
+        use crate::testing::{data, read_csv};
+        let (mut judged, mut violated) = (0, 0);
+        for file in ["legality.csv", "mate.csv"] {
+            for row in read_csv(&data(file)) {
+                let Ok(fen) = row["fen"].parse::<Fen>() else {
+                    continue;
+                };
+                let diagram = fen.into_setup();
+                let mut setups: Vec<Setup> = vec![diagram.clone()];
+                setups.extend(
+                    lastmove::retractions(&diagram)
+                        .into_iter()
+                        .map(|r| r.before),
+                );
+                for s in &setups {
+                    let infos = pawn_infos(s);
+                    let facts = Facts::new(s, &infos);
+                    for (own, enemy) in [(&infos[0], &infos[1]), (&infos[1], &infos[0])] {
+                        let Some(own) = own else { continue };
+                        let Some(spare) = own.min_captures.and_then(|m| own.budget.checked_sub(m))
+                        else {
+                            continue;
+                        };
+                        let ctx = || Ctx {
+                            facts: &facts,
+                            color: own.color,
+                            own,
+                            events: enemy
+                                .as_ref()
+                                .map(pawns::capture_events)
+                                .unwrap_or_default(),
+                            spare,
+                        };
+                        let (Some(mut lazy), Some(mut plain)) = (build(ctx()), build(ctx())) else {
+                            continue;
+                        };
+                        let found = violator(&mut lazy);
+                        assert_eq!(found, plain_violator(&mut plain), "{}", row["fen"]);
+                        judged += 1;
+                        violated += usize::from(found.is_some());
+                    }
+                }
+            }
+        }
+        assert!(
+            judged >= 20_000 && violated >= 500,
+            "{judged} judged, {violated} violated"
+        );
+    }
 
     fn flaws(fen: &str) -> Vec<Flaw> {
         let setup = fen.parse::<Fen>().unwrap().into_setup();

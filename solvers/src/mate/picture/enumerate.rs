@@ -1,10 +1,12 @@
 //! Enumerating a problem's pictures: each Black king square, the White
 //! units' final states that mate there, and the flights Black must block.
 
+use crate::fxhash::FxHashMap;
+
 use super::*;
 
 /// Every final state of a White unit within `moves` that covers part of
-/// the zone from a square it may stand on.
+/// the zone from a square it may stand on, cheapest first.
 pub(super) fn unit_options(
     t: &Tables,
     castling: &Castling,
@@ -54,10 +56,35 @@ pub(super) fn unit_options(
             }
         }
     }
+    // Cheapest first: the enumeration stops at the first one over its
+    // budget.
+    out.sort_by_key(|o| o.cost);
     out
 }
 
 /// The cheapest Black blocker per kind, computed as asked.
+/// Per White unit `i` (as in `options`) and budget `b`, at
+/// `i * (moves + 1) + b`: the squares units `i` on but the checker cover
+/// from their options within `b` moves each.
+pub(super) fn rest_covers(options: &[Vec<Candidate>], checker: usize, moves: u8) -> Vec<Bitboard> {
+    let stride = usize::from(moves) + 1;
+    let mut rest = vec![Bitboard::EMPTY; (options.len() + 1) * stride];
+    for i in (0..options.len()).rev() {
+        for b in 0..stride {
+            let own = if i == checker {
+                Bitboard::EMPTY
+            } else {
+                options[i]
+                    .iter()
+                    .take_while(|o| usize::from(o.cost) <= b)
+                    .fold(Bitboard::EMPTY, |acc, o| acc | o.covers)
+            };
+            rest[i * stride + b] = own | rest[(i + 1) * stride + b];
+        }
+    }
+    rest
+}
+
 pub(super) struct BlackBlocks<'a> {
     pub(super) t: &'a Tables,
     /// The position's castling: a Black rook that may castle has a second
@@ -159,6 +186,8 @@ pub(super) struct Enumeration<'a, 'b> {
     pub(super) cheapest: &'a [u8; 64],
     /// The unit giving check (already named first).
     pub(super) checker: usize,
+    /// [`rest_covers`] for this checker.
+    pub(super) rest: Vec<Bitboard>,
     pub(super) steps: u32,
     pub(super) named: Vec<Placed>,
     pub(super) out: &'a mut Vec<Picture>,
@@ -169,8 +198,13 @@ pub(super) struct Enumeration<'a, 'b> {
     /// moves to block it in one of the roles, once asked for. A map, not a
     /// table of every key: a problem asks for a few dozen of the 16,384,
     /// and a table's pages cost a one-shot solve more than the lookups.
-    pub(super) block_rows: &'a mut HashMap<usize, BlockRow>,
+    pub(super) block_rows: &'a mut BlockRows,
 }
+
+/// [`Enumeration::block_rows`]' map: its keys are small numbers, and
+/// the default hasher's rounds were 40 % of the lookups' cost (a few
+/// thousand per h#3).
+pub(super) type BlockRows = FxHashMap<usize, BlockRow>;
 
 /// Role sets, as bits `1 << role as usize`.
 pub(super) const HARMLESS_ROLES: usize = 1 << 7;
@@ -196,6 +230,19 @@ impl Enumeration<'_, '_> {
             self.finish(covered, occupied, cost);
             return self.out.len() <= MAX_PICTURES;
         }
+        // The flights no unit still to choose can cover need blocks: when
+        // those fail as a finished picture's would, so does every picture
+        // below (choices only cover more).
+        let left = u32::from(self.white_moves) - cost;
+        let must = self.flights
+            & !covered
+            & !self.rest[i * (usize::from(self.white_moves) + 1) + left as usize];
+        if (must & occupied).any()
+            || must.count() > self.black.n_units
+            || self.plain_block_cost(must) > u32::from(self.spare)
+        {
+            return true;
+        }
         if !self.go(i + 1, covered, occupied, cost) {
             return false;
         }
@@ -204,10 +251,10 @@ impl Enumeration<'_, '_> {
         }
         for o in &self.options[i] {
             let cost = cost + u32::from(o.cost);
-            if cost > u32::from(self.white_moves)
-                || (o.covers & !covered).is_empty()
-                || occupied.contains(o.sq)
-            {
+            if cost > u32::from(self.white_moves) {
+                break;
+            }
+            if (o.covers & !covered).is_empty() || occupied.contains(o.sq) {
                 continue;
             }
             self.named.push(Placed {
@@ -240,7 +287,10 @@ impl Enumeration<'_, '_> {
         let hopeless =
             |blocked: Bitboard| (blocked & occupied).any() || blocked.count() > self.black.n_units;
         let blocked = self.flights & !covered;
-        if hopeless(blocked) {
+        // Each block costs at least its square's cheapest blocker's moves
+        // (a harmless block no less), which rules out most combinations
+        // before the dearer tests below.
+        if hopeless(blocked) || self.plain_block_cost(blocked) > u32::from(self.spare) {
             return;
         }
         // The moves the named units leave to those the picture leaves out.
@@ -268,13 +318,7 @@ impl Enumeration<'_, '_> {
             .any(|&(id, role, _)| role != Role::King && self.named.iter().all(|n| n.id != id));
         let fits = match sole {
             Some(_) => self.harmless_blocks_fit(harmless, pawns_capture),
-            None => {
-                let block_cost: u32 = blocked
-                    .into_iter()
-                    .map(|f| u32::from(self.cheapest[f.to_usize()]))
-                    .sum();
-                block_cost <= u32::from(self.spare)
-            }
+            None => self.plain_block_cost(blocked) <= u32::from(self.spare),
         };
         if !fits {
             return;
@@ -301,6 +345,15 @@ impl Enumeration<'_, '_> {
             named_ids: named[..n].iter().fold(0, |ids, u| ids | 1 << u.id),
             kinds,
         });
+    }
+
+    /// Moves for Black to block `flights`, each by its cheapest blocker
+    /// (a lower bound: one unit may be the cheapest of several).
+    fn plain_block_cost(&self, flights: Bitboard) -> u32 {
+        flights
+            .into_iter()
+            .map(|f| u32::from(self.cheapest[f.to_usize()]))
+            .sum()
     }
 
     /// The flights the named units cover on an empty board but not once

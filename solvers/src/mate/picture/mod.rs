@@ -17,8 +17,6 @@
 //! (see [`Enumeration::sole_check`]), a square with the roles that may
 //! stand there without parrying the mating check.
 
-use std::collections::HashMap;
-
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::distances::{empty_attacks, tables, Tables, FAR, NEAR};
@@ -329,7 +327,7 @@ impl Pictures {
         let cheapest = black_min.cheapest_by_square();
         let mut all = Vec::new();
         let mut harmless = Vec::new();
-        let mut block_rows = HashMap::new();
+        let mut block_rows = BlockRows::default();
         let mut steps = 0;
         for king in Square::ALL {
             let kd = black_king_distance(&castling, black_king, king);
@@ -355,6 +353,7 @@ impl Pictures {
                 black: &black_min,
                 cheapest: &cheapest,
                 checker: 0,
+                rest: Vec::new(),
                 steps,
                 named: Vec::new(),
                 out: &mut all,
@@ -365,6 +364,9 @@ impl Pictures {
             // order, each only where it covers something new.
             for (c, checker_options) in options.iter().enumerate() {
                 for o in checker_options.iter().filter(|o| o.covers.contains(king)) {
+                    if search.checker != c || search.rest.is_empty() {
+                        search.rest = rest_covers(&options, c, white_moves);
+                    }
                     search.checker = c;
                     search.named.push(Placed {
                         id: white[c].0,
