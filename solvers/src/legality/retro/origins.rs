@@ -263,7 +263,8 @@ struct Graph<'a> {
     ctx: Ctx<'a>,
     needs: Vec<Need>,
     lefts: Vec<Left>,
-    /// Per need, per original unit: the edge once known.
+    /// Per need, per original unit (a side has sixteen): the edge once
+    /// known.
     edges: Vec<[Option<bool>; 16]>,
 }
 

@@ -62,10 +62,9 @@ pub(super) fn unit_options(
     out
 }
 
-/// The cheapest Black blocker per kind, computed as asked.
 /// Per White unit `i` (as in `options`) and budget `b`, at
-/// `i * (moves + 1) + b`: the squares units `i` on but the checker cover
-/// from their options within `b` moves each.
+/// `i * (moves + 1) + b`: the squares that units `i` and after, the
+/// checker left out, cover from their options within `b` moves each.
 pub(super) fn rest_covers(options: &[Vec<Candidate>], checker: usize, moves: u8) -> Vec<Bitboard> {
     let stride = usize::from(moves) + 1;
     let mut rest = vec![Bitboard::EMPTY; (options.len() + 1) * stride];
@@ -85,6 +84,7 @@ pub(super) fn rest_covers(options: &[Vec<Candidate>], checker: usize, moves: u8)
     rest
 }
 
+/// The cheapest Black blocker per kind, computed as asked.
 pub(super) struct BlackBlocks<'a> {
     pub(super) t: &'a Tables,
     /// The position's castling: a Black rook that may castle has a second
@@ -97,19 +97,33 @@ pub(super) struct BlackBlocks<'a> {
 
 pub(super) const UNKNOWN: u8 = FAR - 1;
 
-impl<'a> BlackBlocks<'a> {
-    pub(super) fn new(t: &'a Tables, pos: &Chess) -> BlackBlocks<'a> {
-        let board = pos.board();
-        let mut units = [(Role::Pawn, Square::A1); 16];
-        let mut n_units = 0;
-        // At most fifteen Black units besides the king: pictures are only
-        // made for positions with sixteen units a side or fewer.
-        for sq in board.black() & !board.kings() {
-            if let (Some(r), Some(slot)) = (board.role_at(sq), units.get_mut(n_units)) {
-                *slot = (r, sq);
-                n_units += 1;
+/// Black's units but the king, role by role (at most sixteen: pictures
+/// are only made for positions with sixteen units a side or fewer), and
+/// how many. Read from the role bitboards: looking up each square's role
+/// was a third of a move test's setup.
+pub(super) fn black_units(board: &shakmaty::Board) -> ([(Role, Square); 16], usize) {
+    let mut units = [(Role::Pawn, Square::A1); 16];
+    let mut n = 0;
+    for role in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ] {
+        for sq in board.by_role(role) & board.black() {
+            if let Some(slot) = units.get_mut(n) {
+                *slot = (role, sq);
+                n += 1;
             }
         }
+    }
+    (units, n)
+}
+
+impl<'a> BlackBlocks<'a> {
+    pub(super) fn new(t: &'a Tables, pos: &Chess) -> BlackBlocks<'a> {
+        let (units, n_units) = black_units(pos.board());
         BlackBlocks {
             t,
             castling: Castling::of(pos),
@@ -233,10 +247,9 @@ impl Enumeration<'_, '_> {
         // The flights no unit still to choose can cover need blocks: when
         // those fail as a finished picture's would, so does every picture
         // below (choices only cover more).
-        let left = u32::from(self.white_moves) - cost;
-        let must = self.flights
-            & !covered
-            & !self.rest[i * (usize::from(self.white_moves) + 1) + left as usize];
+        let budget = usize::from(self.white_moves) - cost as usize;
+        let must =
+            self.flights & !covered & !self.rest[i * (usize::from(self.white_moves) + 1) + budget];
         if (must & occupied).any()
             || must.count() > self.black.n_units
             || self.plain_block_cost(must) > u32::from(self.spare)

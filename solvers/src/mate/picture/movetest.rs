@@ -115,14 +115,7 @@ impl Pictures {
         debug_assert!(left >= 2);
         let child = left - 1;
         let board = pos.board();
-        let mut black = [(Role::Pawn, Square::A1); 16];
-        let mut n_black = 0;
-        for sq in board.black() & !board.kings() {
-            if let (Some(r), Some(slot)) = (board.role_at(sq), black.get_mut(n_black)) {
-                *slot = (r, sq);
-                n_black += 1;
-            }
-        }
+        let (black, n_black) = black_units(board);
         MoveTest {
             pictures: self,
             units,
