@@ -24,12 +24,29 @@ use crate::ledger::Checkpoints;
 /// The solver pool: `threads:` threads (default: one per core), which each
 /// problem's search is split over.
 pub fn solver_pool(config: &Config) -> Result<rayon::ThreadPool> {
+    pool_builder(config)
+        .build()
+        .context("cannot start the solver pool")
+}
+
+/// [`solver_pool`] for a run that only waits while the pool works (`cookd
+/// solve`): the calling thread is one of the pool's threads. A one-shot
+/// solve of a small problem spent a sixth of its CPU starting one more
+/// thread, and the memory arena it allocates in. (A thread that waits for
+/// anything else, as the service's does, must not be one: the pool's work
+/// would wait with it.)
+pub fn oneshot_pool(config: &Config) -> Result<rayon::ThreadPool> {
+    pool_builder(config)
+        .use_current_thread()
+        .build()
+        .context("cannot start the solver pool")
+}
+
+fn pool_builder(config: &Config) -> rayon::ThreadPoolBuilder {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.get(cores))
         .thread_name(|i| format!("cookd-solve-{i}"))
-        .build()
-        .context("cannot start the solver pool")
 }
 
 /// [`judge_file_with`] with fresh resources.

@@ -68,7 +68,7 @@ fn on_cluster(slurm: &Slurm, files: &[PathBuf]) -> Result<HashMap<usize, FileVer
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let config = Config::load_or_builtin(args.config.as_deref())?;
-    let pool = pipeline::solver_pool(&config)?;
+    let pool = pipeline::oneshot_pool(&config)?;
     let mut files = Vec::new();
     for path in &args.files {
         intake::files_in(path, &mut files);
