@@ -67,6 +67,9 @@ pub(crate) struct MoveTest<'a> {
     /// picture: castling moves two units at once).
     pub(super) white_rights: bool,
     pub(super) best: [(u8, Square, u8); MAX_KINDS],
+    /// The kinds `best` holds (zeroing it costs less than filling it with
+    /// a marker, at every node).
+    pub(super) best_known: Kinds,
     /// Per blocker kind, its cheapest blocker's cost after the move under
     /// test (only the kinds it changes are read).
     pub(super) after: [u8; MAX_KINDS],
@@ -133,7 +136,8 @@ impl Pictures {
             occupied: board.occupied(),
             white_on: board.white(),
             white_rights: pos.castles().has_color(Color::White),
-            best: [(UNKNOWN, Square::A1, UNKNOWN); MAX_KINDS],
+            best: [(0, Square::A1, 0); MAX_KINDS],
+            best_known: 0,
             after: [0; MAX_KINDS],
         }
     }
@@ -416,7 +420,8 @@ impl MoveTest<'_> {
     /// The cheapest blocker of kind `k`: its cost and square, and the
     /// next cheapest's cost.
     pub(super) fn best(&mut self, k: usize) -> (u8, Square, u8) {
-        if self.best[k].0 == UNKNOWN {
+        if self.best_known & 1 << k == 0 {
+            self.best_known |= 1 << k;
             let units = &self.black[..self.n_black];
             let (best, i, second) =
                 two_cheapest(self.pictures, tables(), self.rows.castling(), units, k);
