@@ -284,6 +284,31 @@ pub fn check(setup: &Setup) -> Outcome {
     out
 }
 
+/// The legality and mate corpus diagrams (by FEN), each with every
+/// position one retraction back: pawn structures and material met again
+/// and again, as in a retraction search.
+#[cfg(test)]
+fn corpus_positions() -> Vec<(String, Vec<Setup>)> {
+    use crate::testing::{data, read_csv};
+    let mut out = Vec::new();
+    for file in ["legality.csv", "mate.csv"] {
+        for row in read_csv(&data(file)) {
+            let Ok(fen) = row["fen"].parse::<shakmaty::fen::Fen>() else {
+                continue;
+            };
+            let diagram = fen.into_setup();
+            let mut setups = vec![diagram.clone()];
+            setups.extend(
+                lastmove::retractions(&diagram)
+                    .into_iter()
+                    .map(|r| r.before),
+            );
+            out.push((row["fen"].clone(), setups));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,37 +385,19 @@ mod tests {
     /// answers as a fresh test of each position does.
     #[test]
     fn remembered_pawn_material_verdicts_are_the_tests() {
-        use crate::testing::{data, read_csv};
         let mut verdicts = PawnMaterialVerdicts::default();
         let (mut judged, mut flawed) = (0, 0);
-        for file in ["legality.csv", "mate.csv"] {
-            for row in read_csv(&data(file)) {
-                let Ok(fen) = row["fen"].parse::<Fen>() else {
-                    continue;
-                };
-                let diagram = fen.into_setup();
-                let mut setups = vec![diagram.clone()];
-                setups.extend(
-                    lastmove::retractions(&diagram)
-                        .into_iter()
-                        .map(|r| r.before),
-                );
-                let one_king_each = |s: &&Setup| {
-                    Color::ALL
-                        .iter()
-                        .all(|&c| (s.board.kings() & s.board.by_color(c)).count() == 1)
-                };
-                for s in setups.iter().filter(one_king_each) {
-                    let fresh = has_static_flaw(s);
-                    assert_eq!(
-                        has_static_flaw_with(s, &mut verdicts),
-                        fresh,
-                        "{}",
-                        row["fen"]
-                    );
-                    judged += 1;
-                    flawed += usize::from(fresh);
-                }
+        for (fen, setups) in corpus_positions() {
+            let one_king_each = |s: &&Setup| {
+                Color::ALL
+                    .iter()
+                    .all(|&c| (s.board.kings() & s.board.by_color(c)).count() == 1)
+            };
+            for s in setups.iter().filter(one_king_each) {
+                let fresh = has_static_flaw(s);
+                assert_eq!(has_static_flaw_with(s, &mut verdicts), fresh, "{fen}");
+                judged += 1;
+                flawed += usize::from(fresh);
             }
         }
         assert!(

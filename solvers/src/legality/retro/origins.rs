@@ -383,8 +383,17 @@ fn augment(
     false
 }
 
+/// One augmenting step: `need`, with the owners so far, into the units
+/// and needs it reached (see [`augment`]).
+type Augment = fn(&mut Graph, usize, &mut [Option<usize>], &mut [bool], &mut Vec<usize>) -> bool;
+
 /// The first set of needs with too few candidates, if any.
 fn violator(g: &mut Graph) -> Option<(Vec<usize>, Vec<usize>)> {
+    violator_with(g, augment)
+}
+
+/// [`violator`] by the augmenting step given (the tests' plain one too).
+fn violator_with(g: &mut Graph, augment: Augment) -> Option<(Vec<usize>, Vec<usize>)> {
     let mut owner = vec![None; g.lefts.len()];
     for need in 0..g.needs.len() {
         let mut seen_lefts = vec![false; g.lefts.len()];
@@ -489,47 +498,39 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::legality::retro::{lastmove, pawn_infos, static_flaws};
+    use crate::legality::retro::{corpus_positions, pawn_infos, static_flaws};
     use crate::legality::Flaw;
-    use shakmaty::{fen::Fen, Setup};
+    use shakmaty::fen::Fen;
 
     /// The plain matching: every edge worked out first, each need's
     /// candidates tried in order, taken ones moved as soon as met.
     fn plain_violator(g: &mut Graph) -> Option<(Vec<usize>, Vec<usize>)> {
-        let adj: Vec<Vec<usize>> = (0..g.needs.len())
-            .map(|n| (0..g.lefts.len()).filter(|&l| g.edge(n, l)).collect())
-            .collect();
-        fn augment(
-            adj: &[Vec<usize>],
+        for need in 0..g.needs.len() {
+            for left in 0..g.lefts.len() {
+                g.edge(need, left);
+            }
+        }
+        fn plain(
+            g: &mut Graph,
             need: usize,
             owner: &mut [Option<usize>],
             seen_lefts: &mut [bool],
             seen_needs: &mut Vec<usize>,
         ) -> bool {
             seen_needs.push(need);
-            for &l in &adj[need] {
-                if seen_lefts[l] {
+            for l in 0..g.lefts.len() {
+                if seen_lefts[l] || !g.edge(need, l) {
                     continue;
                 }
                 seen_lefts[l] = true;
-                if owner[l].is_none_or(|o| augment(adj, o, owner, seen_lefts, seen_needs)) {
+                if owner[l].is_none_or(|o| plain(g, o, owner, seen_lefts, seen_needs)) {
                     owner[l] = Some(need);
                     return true;
                 }
             }
             false
         }
-        let mut owner = vec![None; g.lefts.len()];
-        for need in 0..g.needs.len() {
-            let (mut seen_lefts, mut seen_needs) = (vec![false; g.lefts.len()], Vec::new());
-            if !augment(&adj, need, &mut owner, &mut seen_lefts, &mut seen_needs) {
-                seen_needs.sort_unstable();
-                seen_needs.dedup();
-                let lefts = (0..g.lefts.len()).filter(|&l| seen_lefts[l]).collect();
-                return Some((seen_needs, lefts));
-            }
-        }
-        None
+        violator_with(g, plain)
     }
 
     /// The matching that works edges out as it asks and takes free
@@ -537,47 +538,34 @@ mod tests {
     /// the corpus diagrams and every position one retraction back.
     #[test]
     fn lazy_matching_finds_the_plain_violator() {
-        use crate::testing::{data, read_csv};
         let (mut judged, mut violated) = (0, 0);
-        for file in ["legality.csv", "mate.csv"] {
-            for row in read_csv(&data(file)) {
-                let Ok(fen) = row["fen"].parse::<Fen>() else {
-                    continue;
-                };
-                let diagram = fen.into_setup();
-                let mut setups: Vec<Setup> = vec![diagram.clone()];
-                setups.extend(
-                    lastmove::retractions(&diagram)
-                        .into_iter()
-                        .map(|r| r.before),
-                );
-                for s in &setups {
-                    let infos = pawn_infos(s);
-                    let facts = Facts::new(s, &infos);
-                    for (own, enemy) in [(&infos[0], &infos[1]), (&infos[1], &infos[0])] {
-                        let Some(own) = own else { continue };
-                        let Some(spare) = own.min_captures.and_then(|m| own.budget.checked_sub(m))
-                        else {
-                            continue;
-                        };
-                        let ctx = || Ctx {
-                            facts: &facts,
-                            color: own.color,
-                            own,
-                            events: enemy
-                                .as_ref()
-                                .map(pawns::capture_events)
-                                .unwrap_or_default(),
-                            spare,
-                        };
-                        let (Some(mut lazy), Some(mut plain)) = (build(ctx()), build(ctx())) else {
-                            continue;
-                        };
-                        let found = violator(&mut lazy);
-                        assert_eq!(found, plain_violator(&mut plain), "{}", row["fen"]);
-                        judged += 1;
-                        violated += usize::from(found.is_some());
-                    }
+        for (fen, setups) in corpus_positions() {
+            for s in &setups {
+                let infos = pawn_infos(s);
+                let facts = Facts::new(s, &infos);
+                for (own, enemy) in [(&infos[0], &infos[1]), (&infos[1], &infos[0])] {
+                    let Some(own) = own else { continue };
+                    let Some(spare) = own.min_captures.and_then(|m| own.budget.checked_sub(m))
+                    else {
+                        continue;
+                    };
+                    let ctx = || Ctx {
+                        facts: &facts,
+                        color: own.color,
+                        own,
+                        events: enemy
+                            .as_ref()
+                            .map(pawns::capture_events)
+                            .unwrap_or_default(),
+                        spare,
+                    };
+                    let (Some(mut lazy), Some(mut plain)) = (build(ctx()), build(ctx())) else {
+                        continue;
+                    };
+                    let found = violator(&mut lazy);
+                    assert_eq!(found, plain_violator(&mut plain), "{fen}");
+                    judged += 1;
+                    violated += usize::from(found.is_some());
                 }
             }
         }

@@ -363,11 +363,16 @@ impl Pictures {
             // The unit giving the mating check first, then the others in
             // order, each only where it covers something new.
             for (c, checker_options) in options.iter().enumerate() {
-                for o in checker_options.iter().filter(|o| o.covers.contains(king)) {
-                    if search.checker != c || search.rest.is_empty() {
-                        search.rest = rest_covers(&options, c, white_moves);
-                    }
-                    search.checker = c;
+                let mut checks = checker_options
+                    .iter()
+                    .filter(|o| o.covers.contains(king))
+                    .peekable();
+                if checks.peek().is_none() {
+                    continue;
+                }
+                search.checker = c;
+                search.rest = rest_covers(&options, c, white_moves);
+                for o in checks {
                     search.named.push(Placed {
                         id: white[c].0,
                         role: o.role,
