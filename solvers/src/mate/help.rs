@@ -255,7 +255,7 @@ impl Solver {
                 let test =
                     distinct_test.insert(DistinctTest::new(pictures, pos, &mut buffers.kind_costs));
                 if node_test {
-                    test.keep(left, alive, &mut buffers.distinct);
+                    test.keep(left, alive, &mut buffers.distinct, &mut self.distinct_memo);
                     if buffers.distinct.is_empty() {
                         self.buffers[usize::from(left)] = buffers;
                         return false;
@@ -355,7 +355,13 @@ impl Solver {
             // units (most, at a node with little to spare) are told before
             // they are played.
             if let Some(d) = &mut distinct_test {
-                distinct = d.keep_after(m, left - 1, &buffers.kept, &mut buffers.distinct_kept);
+                distinct = d.keep_after(
+                    m,
+                    left - 1,
+                    &buffers.kept,
+                    &mut buffers.distinct_kept,
+                    &mut self.distinct_memo,
+                );
                 // Only the moves the test follows count for its switch.
                 if distinct {
                     let tested = buffers.kept.len() as u64;

@@ -49,7 +49,7 @@
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -65,7 +65,7 @@ use crate::stalemating::{ReplyTest, StalemateTest};
 use crate::stipulation::{Goal, Stipulation};
 use crate::tablebase::Wdl;
 use crate::transposition::{payload, Table};
-use picture::{Costs, DistinctTest, KindCosts, Pictures, Units};
+use picture::{Costs, DistinctMemo, DistinctTest, KindCosts, Pictures, Units};
 
 mod distances;
 mod help;
@@ -201,6 +201,9 @@ struct Shared {
     /// threads: where it drops few it is not worth its cost.
     distinct_tested: AtomicU64,
     distinct_dropped: AtomicU64,
+    /// The distinct-blocker test's memos, handed from helper to helper
+    /// (see [`Solver::helper`]): one thread's first moves share one.
+    memos: Mutex<Vec<DistinctMemo>>,
 }
 
 /// A solver for one problem. Threads solving the same problem each hold a
@@ -236,6 +239,9 @@ pub struct Solver {
     /// Per plies left: the pictures still reachable at the node being
     /// searched at that depth (reused buffers).
     buffers: Vec<Buffers>,
+    /// The distinct-blocker test's verdicts by Black side, for the
+    /// problem the shared table is for.
+    distinct_memo: DistinctMemo,
     /// Where the helpmate search's tests pay.
     worth: help::Worth,
 }
@@ -273,6 +279,7 @@ impl Solver {
             stop: AtomicBool::new(false),
             distinct_tested: AtomicU64::new(0),
             distinct_dropped: AtomicU64::new(0),
+            memos: Mutex::new(Vec::new()),
         }))
         .hash_mb(hash_mb)
     }
@@ -297,6 +304,7 @@ impl Solver {
             goal: Goal::Mate,
             pictures: None,
             buffers: Vec::new(),
+            distinct_memo: DistinctMemo::default(),
             worth: help::Worth::default(),
         }
     }
@@ -339,7 +347,18 @@ impl Solver {
         helper.cancels.clone_from(&self.cancels);
         helper.pictures.clone_from(&self.pictures);
         helper.recognizers.clone_from(&self.recognizers);
+        if let Ok(mut memos) = self.shared.memos.lock() {
+            helper.distinct_memo = memos.pop().unwrap_or_default();
+        }
         helper
+    }
+
+    /// Hands a helper's memo back for the next helper (see
+    /// [`Solver::helper`]).
+    fn retire(&mut self) {
+        if let Ok(mut memos) = self.shared.memos.lock() {
+            memos.push(std::mem::take(&mut self.distinct_memo));
+        }
     }
 
     /// A fresh table sized for the work ahead (within the memory budget),
@@ -360,6 +379,7 @@ impl Solver {
             stop: AtomicBool::new(false),
             distinct_tested: AtomicU64::new(0),
             distinct_dropped: AtomicU64::new(0),
+            memos: Mutex::new(Vec::new()),
         });
     }
 

@@ -20,6 +20,7 @@ impl Solver {
             .map(|m| {
                 let mut solver = self.helper();
                 let result = work(&mut solver, m);
+                solver.retire();
                 (result, solver.stats, solver.out_of_time)
             })
             .collect();
@@ -59,6 +60,7 @@ impl Solver {
                     }
                     out[at] = Some(result);
                 }
+                solver.retire();
                 // Done: the others may stop.
                 this.shared.stop.store(true, Ordering::Relaxed);
                 (out, solver.stats, true)

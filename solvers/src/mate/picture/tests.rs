@@ -163,7 +163,12 @@ fn corpus_solutions_are_never_pruned() {
                     p.filter(&pos, u, left, alive.as_deref(), &mut costs);
                     assert!(!costs.is_empty(), "{id}: no picture before move {i} {uci}");
                     let mut distinct = Vec::new();
-                    DistinctTest::new(p, &pos, &mut Vec::new()).keep(left, &costs, &mut distinct);
+                    DistinctTest::new(p, &pos, &mut Vec::new()).keep(
+                        left,
+                        &costs,
+                        &mut distinct,
+                        &mut DistinctMemo::default(),
+                    );
                     assert!(
                         !distinct.is_empty(),
                         "{id}: no picture of distinct blockers before move {i} {uci}"
