@@ -34,7 +34,11 @@ pub(super) const BOUND_TRIAL: u64 = 20_000;
 pub(super) const PICTURES_TABLE_LOG2: u32 = 20;
 
 /// Helpmates shorter than this many plies are searched without pictures.
-pub(super) const PICTURES_MIN_PLIES: u8 = 5;
+/// From h#2 they pay: the 17 corpus h#2 rows took 408 M instructions
+/// without them and 107 M with them (hm134 109 M -> 13 M); below, h#1.5
+/// and h#1 cost the same either way (21 M and 22 M over 8 rows), the
+/// process's own start most of it.
+pub(super) const PICTURES_MIN_PLIES: u8 = 4;
 
 /// Plies left from which a helpstalemate node is tested with
 /// [`immobile::immobility`]. hpint 74 (h=6, one thread): 62 s without
@@ -98,8 +102,8 @@ impl Solver {
     pub(super) fn help(&mut self, pos: &Chess, plies: u32, salt: u64) -> Result<Found, Unfinished> {
         let plies = plies.min(u32::from(u8::MAX)) as u8;
         let first = pos.legal_moves();
-        // Below h#2.5 the whole search costs less than filtering pictures;
-        // pictures are of mates.
+        // Below h#2 the whole search costs no more than filtering
+        // pictures; pictures are of mates.
         let pictures = (plies >= PICTURES_MIN_PLIES && self.mates())
             .then(|| Pictures::enumerate(pos, plies))
             .flatten();

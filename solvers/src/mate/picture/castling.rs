@@ -14,8 +14,8 @@ use shakmaty::{CastlingSide, Chess, Color, Position, Role, Square};
 
 use super::super::distances::{Tables, FAR};
 
-/// A king and two rooks a side.
-const MAX_WAYS: usize = 6;
+/// Per side and castling side, the king's way and the rook's.
+const MAX_WAYS: usize = 8;
 
 /// A state row's length (see [`Tables::state_row`]).
 const ROW: usize = 6 * 64;
@@ -200,5 +200,40 @@ mod tests {
             rows.way(t, Role::Rook, Square::A2).0,
             t.state_row(Color::White, Role::Rook, Square::A2)
         );
+    }
+
+    /// With all four rights each side has four ways, the king two (found
+    /// by the oracle: six slots overflowed, and a helpmate with every
+    /// right ended in an internal error).
+    #[test]
+    fn every_right_has_its_ways() {
+        let pos = position("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
+        let c = Castling::of(&pos);
+        assert_eq!(c.n, 8);
+        let t = tables();
+        // The rooks' targets: two moves plainly, one from f1 or d8.
+        for (color, king, rook, target) in [
+            (Color::White, Square::E1, Square::H1, Square::F4),
+            (Color::Black, Square::E8, Square::A8, Square::D5),
+        ] {
+            let to_g = |s: Square| t.state_dist(color, Role::King, s, Role::King, Square::G1);
+            let to_b = |s: Square| t.state_dist(color, Role::King, s, Role::King, Square::B1);
+            let rank = |sq: Square| {
+                if color.is_white() {
+                    sq
+                } else {
+                    sq.flip_vertical()
+                }
+            };
+            let to_g = |s: Square| to_g(rank(s));
+            let to_b = |s: Square| to_b(rank(s));
+            assert_eq!(c.least(color, Role::King, king, to_g), 1, "{color:?}");
+            assert_eq!(c.least(color, Role::King, king, to_b), 2, "{color:?}");
+            let off = |s: Square| t.state_dist(color, Role::Rook, s, Role::Rook, target);
+            assert_eq!(off(rook), 2, "{color:?} {rook}");
+            assert_eq!(c.least(color, Role::Rook, rook, off), 1, "{color:?} {rook}");
+        }
+        let mut solver = crate::mate::Solver::new(None);
+        assert!(solver.solve(&pos, "h#2".parse().unwrap()).is_ok());
     }
 }
