@@ -190,6 +190,76 @@ pub fn checking_moves(pos: &Chess, info: &CheckInfo, moves: &mut MoveList) {
     }
 }
 
+/// The legal moves of the side to move that end on one of `targets`, and
+/// every castling and en passant move, which the caller judges apart (a
+/// helpmate's last Black move, onto the few squares its pictures ask
+/// for: most of the full list would be dropped). In the order of their
+/// units' squares, not `legal_moves()`'s. Into `moves`, which it clears.
+pub fn moves_onto(pos: &Chess, targets: Bitboard, moves: &mut MoveList) {
+    moves.clear();
+    let board = pos.board();
+    let turn = pos.turn();
+    let Some(king) = board.king_of(turn).filter(|_| !pos.is_check()) else {
+        // Evasions: few, and rare where the pictures name targets.
+        moves.extend(pos.legal_moves());
+        moves.retain(|m| {
+            matches!(m, Move::Castle { .. } | Move::EnPassant { .. }) || targets.contains(m.to())
+        });
+        return;
+    };
+    let ours = board.by_color(turn);
+    let theirs = board.by_color(!turn);
+    let occupied = board.occupied();
+    let open = targets & !ours;
+    let pinned = lone_blockers(pos, !turn, king) & ours;
+    for from in ours & !board.kings() {
+        let Some(role) = board.role_at(from) else {
+            continue;
+        };
+        let mut reach = open
+            & match role {
+                Role::Pawn => pawn_steps(turn, from, occupied, theirs),
+                _ => attacks::attacks(from, role.of(turn), occupied),
+            };
+        if pinned.contains(from) {
+            reach &= attacks::ray(king, from);
+        }
+        for to in reach {
+            let capture = board.role_at(to);
+            let promoting = role == Role::Pawn && Bitboard::BACKRANKS.contains(to);
+            for &promotion in promotions(promoting) {
+                moves.push(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion,
+                });
+            }
+        }
+    }
+    let without_king = occupied.without(king);
+    for to in attacks::king_attacks(king) & open {
+        if board.attacks_to(to, !turn, without_king).is_empty() {
+            moves.push(Move::Normal {
+                role: Role::King,
+                from: king,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
+        }
+    }
+    for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+        if pos.castles().has(turn, side) {
+            moves.extend(pos.castling_moves(side));
+        }
+    }
+    if pos.ep_square(EnPassantMode::Legal).is_some() {
+        moves.extend(pos.en_passant_moves());
+    }
+}
+
 /// What a move's unit may turn into: a pawn reaching the last rank
 /// (`promoting`) any of the four, else nothing.
 pub fn promotions(promoting: bool) -> &'static [Option<Role>] {
@@ -335,31 +405,54 @@ mod tests {
 
     use crate::testing::position;
 
-    /// `checking_moves` gives exactly the legal moves that check.
-    fn assert_same_checks(pos: &Chess) {
-        let info = CheckInfo::new(pos).unwrap();
+    /// `generate` gives exactly the legal moves that `want` accepts
+    /// (`what` names them in the message).
+    fn assert_generates(
+        pos: &Chess,
+        generate: impl Fn(&mut MoveList),
+        want: impl Fn(&Move) -> bool,
+        what: &str,
+    ) {
         let key = |m: &Move| m.to_uci(CastlingMode::Standard).to_string();
-        let mut want: Vec<String> = pos
+        let mut wanted: Vec<String> = pos
             .legal_moves()
             .iter()
-            .filter(|m| {
-                let mut after = pos.clone();
-                after.play_unchecked(**m);
-                after.is_check()
-            })
+            .filter(|m| want(m))
             .map(key)
             .collect();
         let mut moves = MoveList::new();
-        checking_moves(pos, &info, &mut moves);
+        generate(&mut moves);
         let mut got: Vec<String> = moves.iter().map(key).collect();
-        want.sort();
+        wanted.sort();
         got.sort();
-        assert_eq!(
-            got,
-            want,
-            "{}",
-            Fen::from_position(pos, EnPassantMode::Legal)
+        let fen = Fen::from_position(pos, EnPassantMode::Legal);
+        assert_eq!(got, wanted, "{fen}: {what}");
+    }
+
+    /// `checking_moves` gives exactly the legal moves that check.
+    fn assert_same_checks(pos: &Chess) {
+        let info = CheckInfo::new(pos).unwrap();
+        let checks = |m: &Move| {
+            let mut after = pos.clone();
+            after.play_unchecked(*m);
+            after.is_check()
+        };
+        assert_generates(
+            pos,
+            |moves| checking_moves(pos, &info, moves),
+            checks,
+            "checks",
         );
+    }
+
+    /// `moves_onto` gives exactly the legal moves onto `targets`, with
+    /// every castling and en passant move.
+    fn assert_same_moves_onto(pos: &Chess, targets: Bitboard) {
+        let onto = |m: &Move| {
+            matches!(m, Move::Castle { .. } | Move::EnPassant { .. }) || targets.contains(m.to())
+        };
+        let what = format!("onto {targets:?}");
+        assert_generates(pos, |moves| moves_onto(pos, targets, moves), onto, &what);
     }
 
     /// `is_checkmate` agrees with shakmaty after every checking move;
@@ -409,6 +502,11 @@ mod tests {
                 for _ in 0..60 {
                     assert_same_checks(&pos);
                     mates += assert_same_mates(&pos);
+                    // A few squares, as a last Black move's pictures ask.
+                    let mask = seed & seed.rotate_left(17) & seed.rotate_left(31);
+                    for targets in [Bitboard(mask), Bitboard(!mask), Bitboard::FULL] {
+                        assert_same_moves_onto(&pos, targets);
+                    }
                     let moves = pos.legal_moves();
                     if moves.is_empty() {
                         break;

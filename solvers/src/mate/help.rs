@@ -312,20 +312,23 @@ impl Solver {
             (1, Some((pictures, units))) => Some(pictures.last_moves(units, alive)),
             _ => None,
         };
+        // Black's last move completes a picture: only a few squares are
+        // worth going to, and only the moves there are generated.
+        let targets = match (left, pos.turn(), &pictures) {
+            (2, Color::Black, Some((pictures, _))) => pictures.last_black_targets(pos, alive),
+            _ => None,
+        };
         // White's mating move must give check; few moves can stalemate.
-        let mut moves = candidate_moves(pos, (left == 1).then_some(self.goal));
+        let mut moves = match targets {
+            Some(targets) => {
+                let mut moves = MoveList::new();
+                moves_onto(pos, targets, &mut moves);
+                moves
+            }
+            None => candidate_moves(pos, (left == 1).then_some(self.goal)),
+        };
         if let Some(last) = last {
             moves.retain(|m| last.may_be(m));
-        }
-        // Black's last move completes a picture: only a few squares are
-        // worth going to.
-        if let (2, Color::Black, Some((pictures, _))) = (left, pos.turn(), &pictures) {
-            if let Some(targets) = pictures.last_black_targets(pos, alive) {
-                moves.retain(|m| {
-                    matches!(m, Move::Castle { .. } | Move::EnPassant { .. })
-                        || targets.contains(m.to())
-                });
-            }
         }
         if let Some(units) = must_take {
             moves.retain(|m| immobile::takes(m).is_some_and(|sq| units.contains(sq)));

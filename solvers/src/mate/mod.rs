@@ -59,7 +59,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
-use crate::checking::{checking_moves, gives_check, CheckInfo};
+use crate::checking::{checking_moves, gives_check, moves_onto, CheckInfo};
 use crate::recognizer::Registry;
 use crate::stalemating::{ReplyTest, StalemateTest};
 use crate::stipulation::{Goal, Stipulation};
