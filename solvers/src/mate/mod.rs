@@ -40,12 +40,15 @@
 //! one move dearer, the rook free), and White's last move is one that
 //! puts a picture's last unit in place or uncovers its checker. Black's
 //! last move goes only where an alive picture still needs a unit (its
-//! king's square, or its one open block), and keeps only the pictures
+//! king's square, or its one open block), only those moves are generated
+//! ([`crate::checking::moves_onto`]), and it keeps only the pictures
 //! White's one move can then finish: the checker's line to the king empty
 //! but for the unit that moves, and a moving line piece's way clear. A few
 //! plies up, a picture's blocks are given to distinct Black units (the
 //! least such assignment, `picture::distinct`), and Black's moves are put
-//! to that test before they are played.
+//! to that test before they are played; its verdicts are remembered per
+//! Black side, which most White moves leave as it was. Pictures are used
+//! from h#2 on: below it the search costs no more than they do.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
