@@ -190,32 +190,36 @@ pub fn checking_moves(pos: &Chess, info: &CheckInfo, moves: &mut MoveList) {
     }
 }
 
-/// The legal moves of the side to move that end on one of `targets`, and
-/// every castling and en passant move, which the caller judges apart (a
-/// helpmate's last Black move, onto the few squares its pictures ask
+/// The legal moves of the side to move from each square `from` onto
+/// `onto(from)`, and every castling and en passant move, which the caller
+/// judges apart (a helpmate's moves onto the few squares its pictures ask
 /// for: most of the full list would be dropped). In the order of their
 /// units' squares, not `legal_moves()`'s. Into `moves`, which it clears.
-pub fn moves_onto(pos: &Chess, targets: Bitboard, moves: &mut MoveList) {
+pub fn moves_onto(pos: &Chess, onto: impl Fn(Square) -> Bitboard, moves: &mut MoveList) {
     moves.clear();
     let board = pos.board();
     let turn = pos.turn();
     let Some(king) = board.king_of(turn).filter(|_| !pos.is_check()) else {
         // Evasions: few, and rare where the pictures name targets.
         moves.extend(pos.legal_moves());
-        moves.retain(|m| {
-            matches!(m, Move::Castle { .. } | Move::EnPassant { .. }) || targets.contains(m.to())
+        moves.retain(|m| match *m {
+            Move::Normal { from, to, .. } => onto(from).contains(to),
+            _ => true,
         });
         return;
     };
     let ours = board.by_color(turn);
     let theirs = board.by_color(!turn);
     let occupied = board.occupied();
-    let open = targets & !ours;
     let pinned = lone_blockers(pos, !turn, king) & ours;
     for from in ours & !board.kings() {
         let Some(role) = board.role_at(from) else {
             continue;
         };
+        let open = onto(from) & !ours;
+        if open.is_empty() {
+            continue;
+        }
         let mut reach = open
             & match role {
                 Role::Pawn => pawn_steps(turn, from, occupied, theirs),
@@ -239,7 +243,7 @@ pub fn moves_onto(pos: &Chess, targets: Bitboard, moves: &mut MoveList) {
         }
     }
     let without_king = occupied.without(king);
-    for to in attacks::king_attacks(king) & open {
+    for to in attacks::king_attacks(king) & onto(king) & !ours {
         if board.attacks_to(to, !turn, without_king).is_empty() {
             moves.push(Move::Normal {
                 role: Role::King,
@@ -445,14 +449,14 @@ mod tests {
         );
     }
 
-    /// `moves_onto` gives exactly the legal moves onto `targets`, with
-    /// every castling and en passant move.
-    fn assert_same_moves_onto(pos: &Chess, targets: Bitboard) {
-        let onto = |m: &Move| {
-            matches!(m, Move::Castle { .. } | Move::EnPassant { .. }) || targets.contains(m.to())
+    /// `moves_onto` gives exactly the legal moves from each square onto
+    /// its `targets`, with every castling and en passant move.
+    fn assert_same_moves_onto(pos: &Chess, targets: impl Fn(Square) -> Bitboard, what: &str) {
+        let onto = |m: &Move| match *m {
+            Move::Normal { from, to, .. } => targets(from).contains(to),
+            _ => true,
         };
-        let what = format!("onto {targets:?}");
-        assert_generates(pos, |moves| moves_onto(pos, targets, moves), onto, &what);
+        assert_generates(pos, |moves| moves_onto(pos, &targets, moves), onto, what);
     }
 
     /// `is_checkmate` agrees with shakmaty after every checking move;
@@ -505,8 +509,11 @@ mod tests {
                     // A few squares, as a last Black move's pictures ask.
                     let mask = seed & seed.rotate_left(17) & seed.rotate_left(31);
                     for targets in [Bitboard(mask), Bitboard(!mask), Bitboard::FULL] {
-                        assert_same_moves_onto(&pos, targets);
+                        assert_same_moves_onto(&pos, |_| targets, &format!("onto {targets:?}"));
                     }
+                    // Other squares from each unit's, as White's targets.
+                    let by_from = |from: Square| Bitboard(mask.rotate_left(from as u32));
+                    assert_same_moves_onto(&pos, by_from, "by from-square");
                     let moves = pos.legal_moves();
                     if moves.is_empty() {
                         break;

@@ -312,21 +312,28 @@ impl Solver {
             (1, Some((pictures, units))) => Some(pictures.last_moves(units, alive)),
             _ => None,
         };
+        // Most moves lose every picture; finding that out before playing
+        // them saves the copies, and the child filters only the pictures
+        // the move may keep. The last ply's children are judged by mate.
+        let mut test = pictures
+            .as_ref()
+            .filter(|_| left >= 2)
+            .map(|(pictures, units)| pictures.move_test(pos, units, left, alive));
         // Black's last move completes a picture: only a few squares are
-        // worth going to, and only the moves there are generated.
+        // worth going to, and only the moves there are generated. So are
+        // White's, where no picture has a move to spare.
         let targets = match (left, pos.turn(), &pictures) {
             (2, Color::Black, Some((pictures, _))) => pictures.last_black_targets(pos, alive),
             _ => None,
         };
-        // White's mating move must give check; few moves can stalemate.
-        let mut moves = match targets {
-            Some(targets) => {
-                let mut moves = MoveList::new();
-                moves_onto(pos, targets, &mut moves);
-                moves
-            }
-            None => candidate_moves(pos, (left == 1).then_some(self.goal)),
-        };
+        let white_targets = test.as_ref().and_then(|t| t.white_targets(pos.board()));
+        let mut moves = MoveList::new();
+        match (targets, white_targets) {
+            (Some(targets), _) => moves_onto(pos, |_| targets, &mut moves),
+            (None, Some(onto)) => moves_onto(pos, |from| onto[from.to_usize()], &mut moves),
+            // White's mating move must give check; few moves can stalemate.
+            (None, None) => moves = candidate_moves(pos, (left == 1).then_some(self.goal)),
+        }
         if let Some(last) = last {
             moves.retain(|m| last.may_be(m));
         }
@@ -341,13 +348,6 @@ impl Solver {
                 moves.retain(|m| test.may_stalemate(pos, m));
             }
         }
-        // Most moves lose every picture; finding that out before playing
-        // them saves the copies, and the child filters only the pictures
-        // the move may keep. The last ply's children are judged by mate.
-        let mut test = pictures
-            .as_ref()
-            .filter(|_| left >= 2)
-            .map(|(pictures, units)| pictures.move_test(pos, units, left, alive));
         let mut any = false;
         for m in &moves {
             let mut exact = false;

@@ -287,6 +287,56 @@ impl MoveTest<'_> {
         finished && capture.is_none() && !(self.rights && matches!(role, Role::King | Role::Rook))
     }
 
+    /// Where White's moves may go, by from-square, when no picture at the
+    /// node has a move to spare for White: each must then cost one move
+    /// less after this one, so the move is a named unit's, to a square
+    /// nearer its state (as [`MoveTest::keep`] prices it; castling and en
+    /// passant aside). Generating only those skips most of White's moves,
+    /// which the test would drop. `None` when a picture can wait, or at
+    /// Black's moves.
+    pub(crate) fn white_targets(&self, board: &shakmaty::Board) -> Option<[Bitboard; 64]> {
+        if self.turn.is_black() {
+            return None;
+        }
+        let t = tables();
+        let occupied = board.occupied();
+        let mut onto = [Bitboard::EMPTY; 64];
+        for c in self.costs {
+            if u32::from(c.white) <= self.white_moves {
+                return None;
+            }
+            let p = &self.pictures.all[c.index as usize];
+            for (i, n) in p.named[..usize::from(p.n_named)].iter().enumerate() {
+                let Some((color, role, from)) = self.units.units[usize::from(n.id)] else {
+                    continue;
+                };
+                let old = named_dist_in(self.rows.way(t, role, from), i, n, p.king);
+                if old == 0 {
+                    continue;
+                }
+                let reach = match role {
+                    Role::Pawn => crate::checking::pawn_steps(color, from, occupied, board.black()),
+                    _ => attacks::attacks(from, role.of(color), occupied),
+                } & !board.white();
+                let slot = &mut onto[from.to_usize()];
+                for to in reach & !*slot {
+                    let promoting = role == Role::Pawn && Bitboard::BACKRANKS.contains(to);
+                    let nearer = crate::checking::promotions(promoting)
+                        .iter()
+                        .any(|promotion| {
+                            let moved = promotion.unwrap_or(role);
+                            let after = (t.state_row(color, moved, to), moved, false);
+                            named_dist_in(after, i, n, p.king) < old
+                        });
+                    if nearer {
+                        slot.add(to);
+                    }
+                }
+            }
+        }
+        Some(onto)
+    }
+
     /// The board after Black's last move from `from` to `to`, for
     /// [`MoveTest::may_finish`]: `None` unless the move is Black's last
     /// (or when White may castle). `ep` is the square of a pawn White may

@@ -372,6 +372,79 @@ fn move_test_agrees_with_the_filter_on_every_move() {
     );
 }
 
+/// Where no picture can wait for White, every White move the move test
+/// keeps a picture for is one of [`MoveTest::white_targets`]' (castling
+/// and en passant aside): checked at every White node within three plies
+/// of each corpus helpmate's diagram (along its first Black moves), and
+/// the targets leave out most of White's moves there.
+#[test]
+fn white_targets_hold_every_move_the_test_keeps() {
+    let mut kept_moves = 0;
+    let mut left_out = 0;
+    for row in corpus().iter().filter(|r| r["genre"] == "help") {
+        let id = &row["id"];
+        let start = position(&row["fen"]);
+        let Ok(crate::Stipulation::Help { plies, .. }) = row["stipulation"].parse() else {
+            continue;
+        };
+        let Some((p, units)) = Pictures::enumerate(&start, plies as u8) else {
+            continue;
+        };
+        if p.len() > 3_000 {
+            continue;
+        }
+        // White nodes one and three plies on: after each Black first
+        // move, and after the first few of them, each White reply and the
+        // first few Black moves after it.
+        let mut nodes = Vec::new();
+        for (a, first) in start.legal_moves().into_iter().enumerate() {
+            let (mut one, mut u1) = (start.clone(), units.clone());
+            u1.play(start.turn(), &first);
+            one.play_unchecked(first);
+            if a < 4 && plies >= 5 {
+                for reply in one.legal_moves() {
+                    let (mut two, mut u2) = (one.clone(), u1.clone());
+                    u2.play(one.turn(), &reply);
+                    two.play_unchecked(reply);
+                    for second in two.legal_moves().into_iter().take(4) {
+                        let (mut three, mut u3) = (two.clone(), u2.clone());
+                        u3.play(two.turn(), &second);
+                        three.play_unchecked(second);
+                        nodes.push((three, u3, plies as u8 - 3));
+                    }
+                }
+            }
+            nodes.push((one, u1, plies as u8 - 1));
+        }
+        for (pos, u, left) in nodes {
+            if left < 2 {
+                continue;
+            }
+            let mut costs = Vec::new();
+            p.filter(&pos, &u, left, None, &mut costs);
+            let mut test = p.move_test(&pos, &u, left, &costs);
+            let Some(onto) = test.white_targets(pos.board()) else {
+                continue;
+            };
+            for m in pos.legal_moves() {
+                let on = match m {
+                    Move::Normal { from, to, .. } => onto[from.to_usize()].contains(to),
+                    _ => true,
+                };
+                let mut kept = Vec::new();
+                test.keep(&m, &mut kept);
+                if !kept.is_empty() {
+                    assert!(on, "{id}: {m} kept but not a target");
+                    kept_moves += 1;
+                }
+                left_out += usize::from(!on);
+            }
+        }
+    }
+    assert!(kept_moves >= 1_000, "only {kept_moves} moves kept");
+    assert!(left_out >= 10_000, "only {left_out} moves left out");
+}
+
 /// Whether the side to move mates in one.
 fn mates_in_one(pos: &Chess) -> bool {
     pos.legal_moves().iter().any(|m| {
