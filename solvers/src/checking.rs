@@ -128,10 +128,7 @@ pub fn checking_moves(pos: &Chess, info: &CheckInfo, moves: &mut MoveList) {
         let Some(role) = board.role_at(from) else {
             continue;
         };
-        let mut reach = match role {
-            Role::Pawn => pawn_steps(turn, from, occupied, theirs),
-            _ => attacks::attacks(from, role.of(turn), occupied) & !ours,
-        };
+        let mut reach = unit_reach(turn, role, from, occupied, theirs) & !ours;
         if pinned.contains(from) {
             reach &= attacks::ray(our_king, from);
         }
@@ -220,11 +217,7 @@ pub fn moves_onto(pos: &Chess, onto: impl Fn(Square) -> Bitboard, moves: &mut Mo
         if open.is_empty() {
             continue;
         }
-        let mut reach = open
-            & match role {
-                Role::Pawn => pawn_steps(turn, from, occupied, theirs),
-                _ => attacks::attacks(from, role.of(turn), occupied),
-            };
+        let mut reach = open & unit_reach(turn, role, from, occupied, theirs);
         if pinned.contains(from) {
             reach &= attacks::ray(king, from);
         }
@@ -345,6 +338,21 @@ pub(crate) fn lone_blockers(pos: &Chess, snipers: Color, king: Square) -> Bitboa
         }
     }
     blockers
+}
+
+/// Where a `color` unit of `role` on `from` may move (en passant and
+/// castling aside; its own side's squares not taken out for pieces).
+pub(crate) fn unit_reach(
+    color: Color,
+    role: Role,
+    from: Square,
+    occupied: Bitboard,
+    theirs: Bitboard,
+) -> Bitboard {
+    match role {
+        Role::Pawn => pawn_steps(color, from, occupied, theirs),
+        _ => attacks::attacks(from, role.of(color), occupied),
+    }
 }
 
 /// A pawn's pushes and captures from `from` (en passant aside).

@@ -314,10 +314,8 @@ impl MoveTest<'_> {
                 if old == 0 {
                     continue;
                 }
-                let reach = match role {
-                    Role::Pawn => crate::checking::pawn_steps(color, from, occupied, board.black()),
-                    _ => attacks::attacks(from, role.of(color), occupied),
-                } & !board.white();
+                let reach = crate::checking::unit_reach(color, role, from, occupied, board.black())
+                    & !board.white();
                 let slot = &mut onto[from.to_usize()];
                 for to in reach & !*slot {
                     let promoting = role == Role::Pawn && Bitboard::BACKRANKS.contains(to);
