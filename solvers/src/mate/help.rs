@@ -326,7 +326,7 @@ impl Solver {
             (2, Color::Black, Some((pictures, _))) => pictures.last_black_targets(pos, alive),
             _ => None,
         };
-        let white_targets = test.as_ref().and_then(|t| t.white_targets(pos.board()));
+        let white_targets = test.as_mut().and_then(|t| t.targets(pos.board()));
         let mut moves = MoveList::new();
         match (targets, white_targets) {
             (Some(targets), _) => moves_onto(pos, |_| targets, &mut moves),

@@ -287,6 +287,16 @@ impl MoveTest<'_> {
         finished && capture.is_none() && !(self.rights && matches!(role, Role::King | Role::Rook))
     }
 
+    /// Where the side to move's moves may go, by from-square, when no
+    /// picture at the node has a move to spare for it (see
+    /// [`MoveTest::white_targets`] and [`MoveTest::black_targets`]).
+    pub(crate) fn targets(&mut self, board: &shakmaty::Board) -> Option<[Bitboard; 64]> {
+        match self.turn {
+            Color::White => self.white_targets(board),
+            Color::Black => self.black_targets(board),
+        }
+    }
+
     /// Where White's moves may go, by from-square, when no picture at the
     /// node has a move to spare for White: each must then cost one move
     /// less after this one, so the move is a named unit's, to a square
@@ -329,6 +339,90 @@ impl MoveTest<'_> {
                     if nearer {
                         slot.add(to);
                     }
+                }
+            }
+        }
+        Some(onto)
+    }
+
+    /// Where Black's moves may go, by from-square, at a node that is not
+    /// Black's last when no picture there has a move to spare for Black:
+    /// each must then cost one move less after this one. A king's move
+    /// does so only nearer a picture's king square; another unit's only
+    /// where it makes some blocker kind cheaper than its cheapest blocker
+    /// now, that is within `d - 1` moves of a block whose cheapest blocker
+    /// is `d` away (as [`MoveTest::may_change`] finds; castling and en
+    /// passant aside). `None` when a picture can wait, or when some kind
+    /// has no blocker near (any move may then make it cheaper).
+    pub(crate) fn black_targets(&mut self, board: &shakmaty::Board) -> Option<[Bitboard; 64]> {
+        if self.turn.is_white() || self.black_moves == 0 {
+            return None;
+        }
+        let spare = |c: &Costs| {
+            u32::from(c.king) <= self.king_moves
+                && u32::from(c.king) + u32::from(c.blocks) <= self.black_moves
+        };
+        if self.costs.iter().any(spare) {
+            return None;
+        }
+        if self.blockers.is_none() {
+            self.blockers = Some(self.blockers());
+        }
+        let b = self.blockers.as_ref()?;
+        if b.always != 0 {
+            return None;
+        }
+        let t = tables();
+        // The blocks a unit of `role` on `sq` may make cheaper.
+        let nearer = |role: Role, sq: Square| {
+            (1..=b.top).any(|d| {
+                let near = t.near(Color::Black, role, sq, d - 1);
+                (near & (b.by_cost[0][d] | b.by_cost[1][d])).any()
+            })
+        };
+        // Squares within `d - 1` moves of such a block, per piece role
+        // (a piece's distances on the empty board are symmetric).
+        let mut toward = [Bitboard::EMPTY; 6];
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for d in 1..=b.top {
+                for sq in b.by_cost[0][d] | b.by_cost[1][d] {
+                    toward[role as usize - 1] |= t.near(Color::Black, role, sq, d - 1);
+                }
+            }
+        }
+        let mut onto = [Bitboard::EMPTY; 64];
+        for &(role, from) in &self.black[..self.n_black] {
+            onto[from.to_usize()] = match role {
+                Role::Pawn => {
+                    let reach = crate::checking::unit_reach(
+                        Color::Black,
+                        role,
+                        from,
+                        board.occupied(),
+                        board.white(),
+                    );
+                    let mut to_squares = Bitboard::EMPTY;
+                    for to in reach {
+                        let promoting = Bitboard::BACKRANKS.contains(to);
+                        if crate::checking::promotions(promoting)
+                            .iter()
+                            .any(|p| nearer(p.unwrap_or(role), to))
+                        {
+                            to_squares.add(to);
+                        }
+                    }
+                    to_squares
+                }
+                _ => toward[role as usize - 1],
+            };
+        }
+        if let Some(king) = board.king_of(Color::Black) {
+            let slot = &mut onto[king.to_usize()];
+            for c in self.costs {
+                match usize::from(c.king) {
+                    0 => {}
+                    d if d <= NEAR => *slot |= t.near(Color::Black, Role::King, c.king_sq, d - 1),
+                    _ => *slot = Bitboard::FULL,
                 }
             }
         }

@@ -372,15 +372,15 @@ fn move_test_agrees_with_the_filter_on_every_move() {
     );
 }
 
-/// Where no picture can wait for White, every White move the move test
-/// keeps a picture for is one of [`MoveTest::white_targets`]' (castling
-/// and en passant aside): checked at every White node within three plies
-/// of each corpus helpmate's diagram (along its first Black moves), and
-/// the targets leave out most of White's moves there.
+/// Where no picture can wait for the side to move, every move the move
+/// test keeps a picture for is one of [`MoveTest::targets`] (castling and
+/// en passant aside): checked at every node within three plies of each
+/// corpus helpmate's diagram (along its first moves), and the targets
+/// leave out most of the moves there, of both sides.
 #[test]
-fn white_targets_hold_every_move_the_test_keeps() {
-    let mut kept_moves = 0;
-    let mut left_out = 0;
+fn targets_hold_every_move_the_test_keeps() {
+    let mut kept_moves = [0; 2];
+    let mut left_out = [0; 2];
     for row in corpus().iter().filter(|r| r["genre"] == "help") {
         let id = &row["id"];
         let start = position(&row["fen"]);
@@ -393,10 +393,9 @@ fn white_targets_hold_every_move_the_test_keeps() {
         if p.len() > 3_000 {
             continue;
         }
-        // White nodes one and three plies on: after each Black first
-        // move, and after the first few of them, each White reply and the
-        // first few Black moves after it.
-        let mut nodes = Vec::new();
+        // The diagram, each position one ply on, and after the first few
+        // of those, each reply and the first few moves after it.
+        let mut nodes = vec![(start.clone(), units.clone(), plies as u8)];
         for (a, first) in start.legal_moves().into_iter().enumerate() {
             let (mut one, mut u1) = (start.clone(), units.clone());
             u1.play(start.turn(), &first);
@@ -412,6 +411,7 @@ fn white_targets_hold_every_move_the_test_keeps() {
                         three.play_unchecked(second);
                         nodes.push((three, u3, plies as u8 - 3));
                     }
+                    nodes.push((two, u2, plies as u8 - 2));
                 }
             }
             nodes.push((one, u1, plies as u8 - 1));
@@ -423,9 +423,10 @@ fn white_targets_hold_every_move_the_test_keeps() {
             let mut costs = Vec::new();
             p.filter(&pos, &u, left, None, &mut costs);
             let mut test = p.move_test(&pos, &u, left, &costs);
-            let Some(onto) = test.white_targets(pos.board()) else {
+            let Some(onto) = test.targets(pos.board()) else {
                 continue;
             };
+            let side = pos.turn() as usize;
             for m in pos.legal_moves() {
                 let on = match m {
                     Move::Normal { from, to, .. } => onto[from.to_usize()].contains(to),
@@ -435,14 +436,21 @@ fn white_targets_hold_every_move_the_test_keeps() {
                 test.keep(&m, &mut kept);
                 if !kept.is_empty() {
                     assert!(on, "{id}: {m} kept but not a target");
-                    kept_moves += 1;
+                    kept_moves[side] += 1;
                 }
-                left_out += usize::from(!on);
+                left_out[side] += usize::from(!on);
             }
         }
     }
-    assert!(kept_moves >= 1_000, "only {kept_moves} moves kept");
-    assert!(left_out >= 10_000, "only {left_out} moves left out");
+    // By side: Black, White.
+    assert!(
+        kept_moves.iter().all(|&n| n >= 1_000),
+        "only {kept_moves:?} moves kept"
+    );
+    assert!(
+        left_out.iter().all(|&n| n >= 10_000),
+        "only {left_out:?} moves left out"
+    );
 }
 
 /// Whether the side to move mates in one.
