@@ -155,6 +155,7 @@ impl Solver {
             let mut path = vec![*m];
             let mut lines = Vec::new();
             let mut kept = Vec::new();
+            let mut scratch = Scratch::default();
             for (l, &length) in lengths.iter().enumerate() {
                 let mut node = Node {
                     units: next_units.as_ref(),
@@ -167,7 +168,7 @@ impl Solver {
                 if let (Some(pictures), Some(units), Some(alive)) =
                     (&solver.pictures, &units, alive)
                 {
-                    let mut test = pictures.move_test(pos, units, length, alive);
+                    let mut test = pictures.move_test(pos, units, length, alive, &mut scratch);
                     node.exact = test.keep(m, &mut kept);
                     if kept.is_empty() {
                         continue;
@@ -318,21 +319,30 @@ impl Solver {
         let mut test = pictures
             .as_ref()
             .filter(|_| left >= 2)
-            .map(|(pictures, units)| pictures.move_test(pos, units, left, alive));
-        // Black's last move completes a picture: only a few squares are
-        // worth going to, and only the moves there are generated. So are
-        // White's, where no picture has a move to spare.
-        let targets = match (left, pos.turn(), &pictures) {
-            (2, Color::Black, Some((pictures, _))) => pictures.last_black_targets(pos, alive),
-            _ => None,
+            .map(|(pictures, units)| {
+                let scratch = buffers.scratch.get_or_insert_with(Box::default);
+                pictures.move_test(pos, units, left, alive, scratch)
+            });
+        // Black's last move completes a picture: only a few moves are
+        // worth making, and only those are generated. So are the moves of
+        // a side no picture has a move to spare for.
+        let mut onto = [shakmaty::Bitboard::EMPTY; 64];
+        let targeted = match (left, pos.turn(), &pictures) {
+            (2, Color::Black, Some((pictures, _))) => {
+                pictures.last_black_targets(pos, alive, &mut onto)
+            }
+            _ => test
+                .as_mut()
+                .is_some_and(|t| t.targets(pos.board(), &mut onto)),
         };
-        let white_targets = test.as_mut().and_then(|t| t.targets(pos.board()));
-        let mut moves = MoveList::new();
-        match (targets, white_targets) {
-            (Some(targets), _) => moves_onto(pos, |_| targets, &mut moves),
-            (None, Some(onto)) => moves_onto(pos, |from| onto[from.to_usize()], &mut moves),
-            // White's mating move must give check; few moves can stalemate.
-            (None, None) => moves = candidate_moves(pos, (left == 1).then_some(self.goal)),
+        // White's mating move must give check; few moves can stalemate.
+        // (The list is built where it stays: it is kilobytes.)
+        let mut moves = match targeted {
+            true => MoveList::new(),
+            false => candidate_moves(pos, (left == 1).then_some(self.goal)),
+        };
+        if targeted {
+            moves_onto(pos, |from| onto[from.to_usize()], &mut moves);
         }
         if let Some(last) = last {
             moves.retain(|m| last.may_be(m));
@@ -456,6 +466,9 @@ pub(super) struct Buffers {
     pub(super) distinct_kept: Vec<Costs>,
     /// The distinct-blocker test's costs (see [`DistinctTest::new`]).
     pub(super) kind_costs: Vec<KindCosts>,
+    /// The move test's working tables (boxed: the buffers move in and
+    /// out of their place at every node).
+    pub(super) scratch: Option<Box<Scratch>>,
 }
 
 /// What a helpmate node inherits from its parent for the picture test.

@@ -68,7 +68,7 @@ use crate::stalemating::{ReplyTest, StalemateTest};
 use crate::stipulation::{Goal, Stipulation};
 use crate::tablebase::Wdl;
 use crate::transposition::{payload, Table};
-use picture::{Costs, DistinctMemo, DistinctTest, KindCosts, Pictures, Units};
+use picture::{Costs, DistinctMemo, DistinctTest, KindCosts, Pictures, Scratch, Units};
 
 mod distances;
 mod help;

@@ -501,7 +501,8 @@ mod tests {
                 if left < 2 {
                     break;
                 }
-                let mut test = p.move_test(&pos, &units, left, &costs);
+                let mut scratch = Scratch::default();
+                let mut test = p.move_test(&pos, &units, left, &costs, &mut scratch);
                 let mut columns = Vec::new();
                 let mut before = DistinctTest::new(&p, &pos, &mut columns);
                 let mut memo = DistinctMemo::default();
@@ -584,7 +585,8 @@ mod tests {
                     assert_eq!(shared, want, "{}: {a} {b}", row["id"]);
                     compared += 1;
                     dropped += usize::from(want.len() < costs.len());
-                    let mut move_test = p.move_test(&pos, &u, left, &costs);
+                    let mut scratch = Scratch::default();
+                    let mut move_test = p.move_test(&pos, &u, left, &costs, &mut scratch);
                     for m in pos.legal_moves() {
                         let mut kept = Vec::new();
                         move_test.keep(&m, &mut kept);

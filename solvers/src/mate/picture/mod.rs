@@ -29,7 +29,7 @@ use castling::{Castling, Rows};
 use distinct::two_cheapest;
 pub(crate) use distinct::{DistinctMemo, DistinctTest, KindCosts};
 use enumerate::*;
-pub(crate) use movetest::Costs;
+pub(crate) use movetest::{Costs, Scratch};
 
 /// Above this many pictures the enumeration gives up (and the search goes
 /// on without them): filtering them would cost more than it saves.
@@ -521,34 +521,45 @@ impl Pictures {
 }
 
 impl Pictures {
-    /// The squares Black's last move may go to, given the pictures `alive`
-    /// at its node (Black to move, two plies left), or `None` when any
-    /// move may do. Black has one move for each alive picture's king and
-    /// blocks: a picture whose king is a move away takes a king move to its
-    /// square; one with a block still to fill takes a move onto the block's
-    /// square (every other block already stands); one with everything in
-    /// place takes any move. Castling and en passant are not told apart
-    /// (see [`LastMoves::may_be`]).
-    pub(crate) fn last_black_targets(&self, pos: &Chess, alive: &[Costs]) -> Option<Bitboard> {
+    /// Where Black's last move may go, by from-square, given the pictures
+    /// `alive` at its node (Black to move, two plies left), into `onto`;
+    /// false when any move may do. Black has one move for each alive
+    /// picture's king and blocks: a picture whose king is a move away takes
+    /// a king move to its square; one with a block still to fill takes a
+    /// move onto the block's square by a unit standing on none of its
+    /// blocks; one with everything in place takes any move of such a unit
+    /// (a unit leaving a block undoes it). Castling and en passant are not
+    /// told apart (see [`LastMoves::may_be`]).
+    pub(crate) fn last_black_targets(
+        &self,
+        pos: &Chess,
+        alive: &[Costs],
+        onto: &mut [Bitboard; 64],
+    ) -> bool {
         let board = pos.board();
         let blockers = board.black() & !board.kings();
-        let mut targets = Bitboard::EMPTY;
+        *onto = [Bitboard::EMPTY; 64];
         for c in alive {
             if c.king > 0 {
-                targets.add(c.king_sq);
+                if let Some(king) = board.king_of(Color::Black) {
+                    onto[king.to_usize()].add(c.king_sq);
+                }
                 continue;
             }
             let mut squares = Bitboard(c.kinds as u64);
             for k in kinds_of(c.kinds & !Kinds::from(u64::MAX)) {
                 squares.add(self.harmless[k - SQUARE_KINDS].sq);
             }
-            let open = squares & !blockers;
-            if c.blocks == 0 || open.is_empty() {
-                return None;
+            let open = match squares & !blockers {
+                _ if c.blocks == 0 => Bitboard::FULL,
+                open if open.is_empty() => return false,
+                open => open,
+            };
+            for from in blockers & !squares {
+                onto[from.to_usize()] |= open;
             }
-            targets |= open;
         }
-        Some(targets)
+        true
     }
 }
 

@@ -39,9 +39,11 @@ pub(crate) struct MoveTest<'a> {
     pub(super) pictures: &'a Pictures,
     pub(super) units: &'a Units,
     pub(super) costs: &'a [Costs],
-    /// The node's blocker kinds, worked out for its first Black move that
-    /// is not the king's.
-    pub(super) blockers: Option<Blockers>,
+    /// What the test works out as it goes (see [`Scratch`]).
+    pub(super) scratch: &'a mut Scratch,
+    /// Whether `scratch.blockers` holds the node's blocker kinds (worked
+    /// out for its first Black move that is not the king's).
+    pub(super) blockers_known: bool,
     pub(super) turn: Color,
     /// The side to move may castle: its king's and rooks' moves may
     /// lose a way (see [`super::castling`]).
@@ -66,13 +68,33 @@ pub(crate) struct MoveTest<'a> {
     /// Whether White may still castle (the finish test then keeps every
     /// picture: castling moves two units at once).
     pub(super) white_rights: bool,
-    pub(super) best: [(u8, Square, u8); MAX_KINDS],
-    /// The kinds `best` holds (zeroing it costs less than filling it with
-    /// a marker, at every node).
+    /// The kinds `scratch.best` holds for this node.
     pub(super) best_known: Kinds,
+}
+
+/// A move test's working tables, kept from node to node (one per plies
+/// left) so that a node neither fills nor copies them: each is read only
+/// where its node wrote it.
+#[derive(Debug, Clone)]
+pub(crate) struct Scratch {
+    /// Per blocker kind (those in [`MoveTest::best_known`]), the cheapest
+    /// blocker's cost and square and the second cheapest's cost.
+    pub(super) best: [(u8, Square, u8); MAX_KINDS],
     /// Per blocker kind, its cheapest blocker's cost after the move under
     /// test (only the kinds it changes are read).
     pub(super) after: [u8; MAX_KINDS],
+    /// The node's [`Blockers`] (see [`MoveTest::blockers_known`]).
+    pub(super) blockers: Blockers,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch {
+            best: [(0, Square::A1, 0); MAX_KINDS],
+            after: [0; MAX_KINDS],
+            blockers: Blockers::default(),
+        }
+    }
 }
 
 /// The board after Black's last move (see [`MoveTest::finish`]).
@@ -85,7 +107,7 @@ struct Finish {
 
 /// Which blocker kinds a Black move may make cheaper or dearer, so that a
 /// move works out only those (see [`MoveTest::keep`]).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Blockers {
     /// By Black unit (as in [`MoveTest::black`]): the kinds it is the
     /// cheapest blocker of, which may get dearer when it moves.
@@ -107,13 +129,15 @@ pub(super) struct Blockers {
 impl Pictures {
     /// A test for the moves of `pos`, which has `left` plies to go (at
     /// least two: the last ply's child is judged by mate, not pictures)
-    /// and reaches the pictures whose `costs` are given.
+    /// and reaches the pictures whose `costs` are given; it works in
+    /// `scratch`.
     pub(crate) fn move_test<'a>(
         &'a self,
         pos: &Chess,
         units: &'a Units,
         left: u8,
         costs: &'a [Costs],
+        scratch: &'a mut Scratch,
     ) -> MoveTest<'a> {
         debug_assert!(left >= 2);
         let child = left - 1;
@@ -123,7 +147,8 @@ impl Pictures {
             pictures: self,
             units,
             costs,
-            blockers: None,
+            scratch,
+            blockers_known: false,
             turn: pos.turn(),
             rights: pos.castles().has_color(pos.turn()),
             rows: Rows::new(tables(), Castling::of(pos)),
@@ -136,9 +161,7 @@ impl Pictures {
             occupied: board.occupied(),
             white_on: board.white(),
             white_rights: pos.castles().has_color(Color::White),
-            best: [(0, Square::A1, 0); MAX_KINDS],
             best_known: 0,
-            after: [0; MAX_KINDS],
         }
     }
 }
@@ -239,10 +262,10 @@ impl MoveTest<'_> {
                 let may_change = self.may_change(from, to, moved);
                 let mut changed: Kinds = 0;
                 for k in kinds_of(may_change) {
-                    let (best, best_sq, second) = self.best[k];
+                    let (best, best_sq, second) = self.scratch.best[k];
                     let others = if best_sq == from { second } else { best };
                     let cost = others.min(self.pictures.kind_dist(t, k, moved, to));
-                    self.after[k] = cost;
+                    self.scratch.after[k] = cost;
                     if cost != best {
                         changed |= 1 << k;
                     }
@@ -253,7 +276,8 @@ impl MoveTest<'_> {
                     }
                     let mut blocks = u32::from(c.blocks);
                     for k in kinds_of(c.kinds & changed) {
-                        blocks = blocks + u32::from(self.after[k]) - u32::from(self.best[k].0);
+                        blocks = blocks + u32::from(self.scratch.after[k])
+                            - u32::from(self.scratch.best[k].0);
                     }
                     if u32::from(c.king) + blocks <= self.black_moves {
                         into.push(Costs {
@@ -289,11 +313,12 @@ impl MoveTest<'_> {
 
     /// Where the side to move's moves may go, by from-square, when no
     /// picture at the node has a move to spare for it (see
-    /// [`MoveTest::white_targets`] and [`MoveTest::black_targets`]).
-    pub(crate) fn targets(&mut self, board: &shakmaty::Board) -> Option<[Bitboard; 64]> {
+    /// [`MoveTest::white_targets`] and [`MoveTest::black_targets`]), into
+    /// `onto`; false when there are none.
+    pub(crate) fn targets(&mut self, board: &shakmaty::Board, onto: &mut [Bitboard; 64]) -> bool {
         match self.turn {
-            Color::White => self.white_targets(board),
-            Color::Black => self.black_targets(board),
+            Color::White => self.white_targets(board, onto),
+            Color::Black => self.black_targets(board, onto),
         }
     }
 
@@ -302,18 +327,14 @@ impl MoveTest<'_> {
     /// less after this one, so the move is a named unit's, to a square
     /// nearer its state (as [`MoveTest::keep`] prices it; castling and en
     /// passant aside). Generating only those skips most of White's moves,
-    /// which the test would drop. `None` when a picture can wait, or at
-    /// Black's moves.
-    pub(crate) fn white_targets(&self, board: &shakmaty::Board) -> Option<[Bitboard; 64]> {
-        if self.turn.is_black() {
-            return None;
-        }
+    /// which the test would drop. False when a picture can wait.
+    fn white_targets(&self, board: &shakmaty::Board, onto: &mut [Bitboard; 64]) -> bool {
         let t = tables();
         let occupied = board.occupied();
-        let mut onto = [Bitboard::EMPTY; 64];
+        *onto = [Bitboard::EMPTY; 64];
         for c in self.costs {
             if u32::from(c.white) <= self.white_moves {
-                return None;
+                return false;
             }
             let p = &self.pictures.all[c.index as usize];
             for (i, n) in p.named[..usize::from(p.n_named)].iter().enumerate() {
@@ -342,7 +363,7 @@ impl MoveTest<'_> {
                 }
             }
         }
-        Some(onto)
+        true
     }
 
     /// Where Black's moves may go, by from-square, at a node that is not
@@ -352,26 +373,25 @@ impl MoveTest<'_> {
     /// where it makes some blocker kind cheaper than its cheapest blocker
     /// now, that is within `d - 1` moves of a block whose cheapest blocker
     /// is `d` away (as [`MoveTest::may_change`] finds; castling and en
-    /// passant aside). `None` when a picture can wait, or when some kind
+    /// passant aside). False when a picture can wait, or when some kind
     /// has no blocker near (any move may then make it cheaper).
-    pub(crate) fn black_targets(&mut self, board: &shakmaty::Board) -> Option<[Bitboard; 64]> {
-        if self.turn.is_white() || self.black_moves == 0 {
-            return None;
+    fn black_targets(&mut self, board: &shakmaty::Board, onto: &mut [Bitboard; 64]) -> bool {
+        if self.black_moves == 0 {
+            return false;
         }
         let spare = |c: &Costs| {
             u32::from(c.king) <= self.king_moves
                 && u32::from(c.king) + u32::from(c.blocks) <= self.black_moves
         };
         if self.costs.iter().any(spare) {
-            return None;
+            return false;
         }
-        if self.blockers.is_none() {
-            self.blockers = Some(self.blockers());
-        }
-        let b = self.blockers.as_ref()?;
+        self.know_blockers();
+        let b = &self.scratch.blockers;
         if b.always != 0 {
-            return None;
+            return false;
         }
+        *onto = [Bitboard::EMPTY; 64];
         let t = tables();
         // The blocks a unit of `role` on `sq` may make cheaper.
         let nearer = |role: Role, sq: Square| {
@@ -390,7 +410,6 @@ impl MoveTest<'_> {
                 }
             }
         }
-        let mut onto = [Bitboard::EMPTY; 64];
         for &(role, from) in &self.black[..self.n_black] {
             onto[from.to_usize()] = match role {
                 Role::Pawn => {
@@ -426,7 +445,7 @@ impl MoveTest<'_> {
                 }
             }
         }
-        Some(onto)
+        true
     }
 
     /// The board after Black's last move from `from` to `to`, for
@@ -496,12 +515,8 @@ impl MoveTest<'_> {
     /// The blocker kinds whose cheapest blocker's cost the Black move of
     /// the unit on `from` to `to` (as `role`) may change.
     pub(super) fn may_change(&mut self, from: Square, to: Square, role: Role) -> Kinds {
-        if self.blockers.is_none() {
-            self.blockers = Some(self.blockers());
-        }
-        let Some(b) = &self.blockers else {
-            unreachable!("worked out above")
-        };
+        self.know_blockers();
+        let b = &self.scratch.blockers;
         let mut kinds = b.always;
         if let Some(i) = self.black[..self.n_black].iter().position(|u| u.1 == from) {
             kinds |= b.led[i];
@@ -518,6 +533,15 @@ impl MoveTest<'_> {
             kinds |= self.pictures.harmless_on[sq.to_usize()] & b.harmless;
         }
         kinds
+    }
+
+    /// Works out the node's [`Blockers`] into the scratch, when first
+    /// asked.
+    fn know_blockers(&mut self) {
+        if !self.blockers_known {
+            self.scratch.blockers = self.blockers();
+            self.blockers_known = true;
+        }
     }
 
     /// The node's [`Blockers`].
@@ -568,8 +592,8 @@ impl MoveTest<'_> {
             let (best, i, second) =
                 two_cheapest(self.pictures, tables(), self.rows.castling(), units, k);
             let best_sq = units.get(i).map_or(Square::A1, |u| u.1);
-            self.best[k] = (best, best_sq, second);
+            self.scratch.best[k] = (best, best_sq, second);
         }
-        self.best[k]
+        self.scratch.best[k]
     }
 }

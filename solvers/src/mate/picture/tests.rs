@@ -178,15 +178,17 @@ fn corpus_solutions_are_never_pruned() {
                         costs = distinct;
                     }
                     if left == 2 && pos.turn().is_black() {
-                        let targets = p.last_black_targets(&pos, &costs);
+                        let mut onto = [Bitboard::EMPTY; 64];
                         assert!(
-                            targets.is_none_or(|t| t.contains(m.to())),
+                            !p.last_black_targets(&pos, &costs, &mut onto) || on_target(&onto, &m),
                             "{id}: move {i} {uci} off the targets"
                         );
                     }
                     let mut kept = costs.clone();
                     if left >= 2 {
-                        let exact = p.move_test(&pos, u, left, &costs).keep(&m, &mut kept);
+                        let exact = p
+                            .move_test(&pos, u, left, &costs, &mut Scratch::default())
+                            .keep(&m, &mut kept);
                         assert!(!kept.is_empty(), "{id}: move {i} {uci} dropped");
                         if exact {
                             let (mut after, mut units_after) = (pos.clone(), u.clone());
@@ -321,7 +323,8 @@ fn move_test_agrees_with_the_filter_on_every_move() {
             if left < 2 {
                 break;
             }
-            let mut test = p.move_test(&pos, &units, left, &costs);
+            let mut scratch = Scratch::default();
+            let mut test = p.move_test(&pos, &units, left, &costs, &mut scratch);
             for m in pos.legal_moves() {
                 let mut kept = Vec::new();
                 let exact = test.keep(&m, &mut kept);
@@ -344,10 +347,11 @@ fn move_test_agrees_with_the_filter_on_every_move() {
                     dropped += 1;
                     finish_dropped += usize::from(!want.is_empty());
                 }
-                let targets = (left == 2 && pos.turn().is_black())
-                    .then(|| p.last_black_targets(&pos, &costs))
-                    .flatten();
-                if targets.is_some_and(|t| !t.contains(m.to())) && !m.is_castle() {
+                let mut onto = [Bitboard::EMPTY; 64];
+                let targeted = left == 2
+                    && pos.turn().is_black()
+                    && p.last_black_targets(&pos, &costs, &mut onto);
+                if targeted && !on_target(&onto, &m) {
                     assert!(!mates_in_one(&after), "{id}: move {i}, {m} not a target");
                     off_target += 1;
                 }
@@ -422,16 +426,15 @@ fn targets_hold_every_move_the_test_keeps() {
             }
             let mut costs = Vec::new();
             p.filter(&pos, &u, left, None, &mut costs);
-            let mut test = p.move_test(&pos, &u, left, &costs);
-            let Some(onto) = test.targets(pos.board()) else {
+            let mut scratch = Scratch::default();
+            let mut test = p.move_test(&pos, &u, left, &costs, &mut scratch);
+            let mut onto = [Bitboard::EMPTY; 64];
+            if !test.targets(pos.board(), &mut onto) {
                 continue;
-            };
+            }
             let side = pos.turn() as usize;
             for m in pos.legal_moves() {
-                let on = match m {
-                    Move::Normal { from, to, .. } => onto[from.to_usize()].contains(to),
-                    _ => true,
-                };
+                let on = on_target(&onto, &m);
                 let mut kept = Vec::new();
                 test.keep(&m, &mut kept);
                 if !kept.is_empty() {
@@ -451,6 +454,15 @@ fn targets_hold_every_move_the_test_keeps() {
         left_out.iter().all(|&n| n >= 10_000),
         "only {left_out:?} moves left out"
     );
+}
+
+/// Whether `m` is among the moves generated onto `onto` (castling and en
+/// passant always are).
+fn on_target(onto: &[Bitboard; 64], m: &Move) -> bool {
+    match *m {
+        Move::Normal { from, to, .. } => onto[from.to_usize()].contains(to),
+        _ => true,
+    }
 }
 
 /// Whether the side to move mates in one.
