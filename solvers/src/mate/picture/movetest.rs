@@ -68,18 +68,22 @@ pub(crate) struct MoveTest<'a> {
     /// Whether White may still castle (the finish test then keeps every
     /// picture: castling moves two units at once).
     pub(super) white_rights: bool,
-    /// The kinds `scratch.best` holds for this node.
-    pub(super) best_known: Kinds,
 }
 
 /// A move test's working tables, kept from node to node (one per plies
 /// left) so that a node neither fills nor copies them: each is read only
-/// where its node wrote it.
+/// where its node wrote it, but for the cheapest blockers, which depend on
+/// Black's units alone: the Black nodes after each White move of one node
+/// (visited one after the other at their depth) share them.
 #[derive(Debug, Clone)]
 pub(crate) struct Scratch {
-    /// Per blocker kind (those in [`MoveTest::best_known`]), the cheapest
-    /// blocker's cost and square and the second cheapest's cost.
+    /// Per blocker kind (those in `best_known`), the cheapest blocker's
+    /// cost and square and the second cheapest's cost, for Black's units
+    /// and castling rights `side`.
     pub(super) best: [(u8, Square, u8); MAX_KINDS],
+    pub(super) best_known: Kinds,
+    /// Black's units by role (but the king) and the castling rights.
+    pub(super) side: [u64; 6],
     /// Per blocker kind, its cheapest blocker's cost after the move under
     /// test (only the kinds it changes are read).
     pub(super) after: [u8; MAX_KINDS],
@@ -91,6 +95,8 @@ impl Default for Scratch {
     fn default() -> Scratch {
         Scratch {
             best: [(0, Square::A1, 0); MAX_KINDS],
+            best_known: 0,
+            side: [0; 6],
             after: [0; MAX_KINDS],
             blockers: Blockers::default(),
         }
@@ -143,6 +149,19 @@ impl Pictures {
         let child = left - 1;
         let board = pos.board();
         let (black, n_black) = black_units(board);
+        let by_role = |role: Role| (board.by_role(role) & board.black()).0;
+        let side = [
+            by_role(Role::Pawn),
+            by_role(Role::Knight),
+            by_role(Role::Bishop),
+            by_role(Role::Rook),
+            by_role(Role::Queen),
+            pos.castles().castling_rights().0,
+        ];
+        if scratch.side != side {
+            scratch.side = side;
+            scratch.best_known = 0;
+        }
         MoveTest {
             pictures: self,
             units,
@@ -161,7 +180,6 @@ impl Pictures {
             occupied: board.occupied(),
             white_on: board.white(),
             white_rights: pos.castles().has_color(Color::White),
-            best_known: 0,
         }
     }
 }
@@ -586,8 +604,8 @@ impl MoveTest<'_> {
     /// The cheapest blocker of kind `k`: its cost and square, and the
     /// next cheapest's cost.
     pub(super) fn best(&mut self, k: usize) -> (u8, Square, u8) {
-        if self.best_known & 1 << k == 0 {
-            self.best_known |= 1 << k;
+        if self.scratch.best_known & 1 << k == 0 {
+            self.scratch.best_known |= 1 << k;
             let units = &self.black[..self.n_black];
             let (best, i, second) =
                 two_cheapest(self.pictures, tables(), self.rows.castling(), units, k);
