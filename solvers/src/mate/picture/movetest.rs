@@ -350,12 +350,27 @@ impl MoveTest<'_> {
         let t = tables();
         let occupied = board.occupied();
         *onto = [Bitboard::EMPTY; 64];
+        // Pictures share their named units' states: a unit's squares
+        // nearer a state (as the checker or not, with the king on its
+        // square) are the same in each, and worked out once where the
+        // last such state seen is remembered.
+        let mut seen = [u32::MAX; 64];
         for c in self.costs {
             if u32::from(c.white) <= self.white_moves {
                 return false;
             }
             let p = &self.pictures.all[c.index as usize];
             for (i, n) in p.named[..usize::from(p.n_named)].iter().enumerate() {
+                let state = u32::from(n.id)
+                    | (n.role as u32) << 8
+                    | (n.sq as u32) << 11
+                    | (p.king as u32) << 17
+                    | u32::from(i == 0) << 23;
+                let slot = &mut seen[(state.wrapping_mul(0x9E37_79B1) >> 26) as usize];
+                if *slot == state {
+                    continue;
+                }
+                *slot = state;
                 let Some((color, role, from)) = self.units.units[usize::from(n.id)] else {
                     continue;
                 };
