@@ -42,7 +42,8 @@ pub(crate) struct MoveTest<'a> {
     /// What the test works out as it goes (see [`Scratch`]).
     pub(super) scratch: &'a mut Scratch,
     /// Whether `scratch.blockers` holds the node's blocker kinds (worked
-    /// out for its first Black move that is not the king's).
+    /// out when first asked: by Black's targets or its first move that is
+    /// not the king's).
     pub(super) blockers_known: bool,
     pub(super) turn: Color,
     /// The side to move may castle: its king's and rooks' moves may
@@ -55,9 +56,7 @@ pub(crate) struct MoveTest<'a> {
     pub(super) white_moves: u32,
     pub(super) black_moves: u32,
     pub(super) king_moves: u32,
-    /// Black units but the king, and per blocker kind the cheapest
-    /// blocker's cost and square and the second cheapest's cost (computed
-    /// as asked).
+    /// Black's units but the king, at Black's nodes (none at White's).
     pub(super) black: [(Role, Square); 16],
     pub(super) n_black: usize,
     /// Their squares.
@@ -148,19 +147,25 @@ impl Pictures {
         debug_assert!(left >= 2);
         let child = left - 1;
         let board = pos.board();
-        let (black, n_black) = black_units(board);
-        let by_role = |role: Role| (board.by_role(role) & board.black()).0;
-        let side = [
-            by_role(Role::Pawn),
-            by_role(Role::Knight),
-            by_role(Role::Bishop),
-            by_role(Role::Rook),
-            by_role(Role::Queen),
-            pos.castles().castling_rights().0,
-        ];
-        if scratch.side != side {
-            scratch.side = side;
-            scratch.best_known = 0;
+        // Black's units are read by Black's moves only.
+        let (black, n_black) = match pos.turn() {
+            Color::Black => black_units(board),
+            Color::White => ([(Role::Pawn, Square::A1); 16], 0),
+        };
+        if pos.turn().is_black() {
+            let by_role = |role: Role| (board.by_role(role) & board.black()).0;
+            let side = [
+                by_role(Role::Pawn),
+                by_role(Role::Knight),
+                by_role(Role::Bishop),
+                by_role(Role::Rook),
+                by_role(Role::Queen),
+                pos.castles().castling_rights().0,
+            ];
+            if scratch.side != side {
+                scratch.side = side;
+                scratch.best_known = 0;
+            }
         }
         MoveTest {
             pictures: self,
