@@ -199,10 +199,7 @@ pub fn moves_onto(pos: &Chess, onto: impl Fn(Square) -> Bitboard, moves: &mut Mo
     let Some(king) = board.king_of(turn).filter(|_| !pos.is_check()) else {
         // Evasions: few, and rare where the pictures name targets.
         moves.extend(pos.legal_moves());
-        moves.retain(|m| match *m {
-            Move::Normal { from, to, .. } => onto(from).contains(to),
-            _ => true,
-        });
+        moves.retain(|m| on_targets(&onto, m));
         return;
     };
     let ours = board.by_color(turn);
@@ -340,6 +337,16 @@ pub(crate) fn lone_blockers(pos: &Chess, snipers: Color, king: Square) -> Bitboa
     blockers
 }
 
+/// Whether `m` goes from its square onto that square's `onto`; castling
+/// and en passant always do (they move two units, or take off another
+/// square than they land on, and their callers judge them apart).
+pub(crate) fn on_targets(onto: impl Fn(Square) -> Bitboard, m: &Move) -> bool {
+    match *m {
+        Move::Normal { from, to, .. } => onto(from).contains(to),
+        _ => true,
+    }
+}
+
 /// Where a `color` unit of `role` on `from` may move (en passant and
 /// castling aside; its own side's squares not taken out for pieces).
 pub(crate) fn unit_reach(
@@ -460,10 +467,7 @@ mod tests {
     /// `moves_onto` gives exactly the legal moves from each square onto
     /// its `targets`, with every castling and en passant move.
     fn assert_same_moves_onto(pos: &Chess, targets: impl Fn(Square) -> Bitboard, what: &str) {
-        let onto = |m: &Move| match *m {
-            Move::Normal { from, to, .. } => targets(from).contains(to),
-            _ => true,
-        };
+        let onto = |m: &Move| on_targets(&targets, m);
         assert_generates(pos, |moves| moves_onto(pos, &targets, moves), onto, what);
     }
 

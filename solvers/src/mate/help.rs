@@ -337,9 +337,10 @@ impl Solver {
         };
         // White's mating move must give check; few moves can stalemate.
         // (The list is built where it stays: it is kilobytes.)
-        let mut moves = match targeted {
-            true => MoveList::new(),
-            false => candidate_moves(pos, (left == 1).then_some(self.goal)),
+        let mut moves = if targeted {
+            MoveList::new()
+        } else {
+            candidate_moves(pos, (left == 1).then_some(self.goal))
         };
         if targeted {
             moves_onto(pos, |from| onto[from.to_usize()], &mut moves);

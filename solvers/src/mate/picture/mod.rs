@@ -477,10 +477,7 @@ impl LastMoves {
     /// castling is naught (see [`castling`]) though it stands elsewhere,
     /// and en passant takes a Black unit off a checking line.
     pub(crate) fn may_be(&self, m: &Move) -> bool {
-        match *m {
-            Move::Normal { from, to, .. } => self.to[from.to_usize()].contains(to),
-            _ => true,
-        }
+        crate::checking::on_targets(|from| self.to[from.to_usize()], m)
     }
 }
 

@@ -459,10 +459,7 @@ fn targets_hold_every_move_the_test_keeps() {
 /// Whether `m` is among the moves generated onto `onto` (castling and en
 /// passant always are).
 fn on_target(onto: &[Bitboard; 64], m: &Move) -> bool {
-    match *m {
-        Move::Normal { from, to, .. } => onto[from.to_usize()].contains(to),
-        _ => true,
-    }
+    crate::checking::on_targets(|from| onto[from.to_usize()], m)
 }
 
 /// Whether the side to move mates in one.
