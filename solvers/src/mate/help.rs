@@ -327,7 +327,7 @@ impl Solver {
         // worth making, and only those are generated. So are the moves of
         // a side no picture has a move to spare for.
         let mut onto = [shakmaty::Bitboard::EMPTY; 64];
-        let targeted = match (left, pos.turn(), &pictures) {
+        let mut targeted = match (left, pos.turn(), &pictures) {
             (2, Color::Black, Some((pictures, _))) => {
                 pictures.last_black_targets(pos, alive, &mut onto)
             }
@@ -335,6 +335,12 @@ impl Solver {
                 .as_mut()
                 .is_some_and(|t| t.targets(pos.board(), &mut onto)),
         };
+        // Where Black has moves to spare only as long as two blocks may
+        // share a unit, the distinct-blocker test leaves it none: its
+        // moves are then those that bring a unit nearer a block.
+        if let Some(d) = distinct_test.as_mut().filter(|_| !targeted) {
+            targeted = d.targets(pos.board(), left, alive, &mut self.distinct_memo, &mut onto);
+        }
         // White's mating move must give check; few moves can stalemate.
         // (The list is built where it stays: it is kilobytes.)
         let mut moves = if targeted {

@@ -206,76 +206,241 @@ impl<'a> DistinctTest<'a> {
         memo: &mut DistinctMemo,
     ) {
         into.clear();
-        let t = tables();
-        let pictures = self.pictures;
-        let black_moves = u32::from(left / 2);
         let side = SideKey {
             moves: left / 2,
             ..black.key
         };
-        let known = memo.of(side, pictures.all.len());
-        let castling = &black.castling;
-        let n_units = black.n;
+        let known = memo.of(side, self.pictures.all.len());
         for c in alive {
-            // A single block has its cheapest unit to itself.
-            if c.kinds.count_ones() < 2 {
-                into.push(*c);
-                continue;
-            }
-            // Plain kinds are squares, distinct by their numbers; a
-            // harmless block may share its square with another kind, whose
-            // unit could then fill both: such a picture is kept as it is.
-            if c.kinds >> SQUARE_KINDS != 0 && pictures.kinds_share_a_square(c.kinds) {
-                into.push(*c);
-                continue;
-            }
-            let (word, bit) = (2 * (c.index as usize / 64), 1 << (c.index % 64));
-            if known[word] & bit != 0 {
-                if known[word + 1] & bit != 0 {
-                    into.push(*c);
-                }
-                continue;
-            }
-            known[word] |= bit;
-            let Some(budget) = black_moves.checked_sub(u32::from(c.king)) else {
-                continue;
-            };
-            for k in kinds_of(c.kinds & !self.known) {
-                let node = self.black.units();
-                self.costs[k] =
-                    KindCosts::of(node, |r, sq| pictures.blocker_cost(t, castling, k, r, sq));
-            }
-            self.known |= c.kinds;
-            let mut kinds = [0; MAX_BLOCKS];
-            let mut moved_costs = [FAR; MAX_BLOCKS];
-            let mut n = 0;
-            // More blocks than a king has flights: the rest are left out
-            // of the count (a lower bound still).
-            for k in kinds_of(c.kinds).take(MAX_BLOCKS) {
-                kinds[n] = k;
-                if let Some(i) = moved {
-                    if self.moved_known & 1 << k == 0 {
-                        let (r, sq) = black.units[i];
-                        self.moved_costs[k] = pictures.blocker_cost(t, castling, k, r, sq);
-                        self.moved_known |= 1 << k;
-                    }
-                    moved_costs[n] = self.moved_costs[k];
-                }
-                n += 1;
-            }
-            let assignment = Assignment {
-                costs: self.costs,
-                kinds: &kinds[..n],
-                moved: moved.map(|i| (i, moved_costs)),
-                n_units,
-            };
-            if assignment.within(budget) {
-                known[word + 1] |= bit;
+            if self.untold(c) || self.fits(black, moved, u32::from(left / 2), c, known) {
                 into.push(*c);
             }
         }
     }
+
+    /// Whether the test keeps picture `c` as it is: a single block has its
+    /// cheapest unit to itself, and a harmless block may share its square
+    /// with another kind, whose unit could then fill both.
+    fn untold(&self, c: &Costs) -> bool {
+        // Plain kinds are squares, distinct by their numbers.
+        c.kinds.count_ones() < 2
+            || (c.kinds >> SQUARE_KINDS != 0 && self.pictures.kinds_share_a_square(c.kinds))
+    }
+
+    /// Whether distinct units of `black` can fill picture `c`'s blocks
+    /// within `black_moves` less its king's distance, `known` holding the
+    /// memo's verdicts for the side with those moves.
+    fn fits(
+        &mut self,
+        black: &BlackSide,
+        moved: Option<usize>,
+        black_moves: u32,
+        c: &Costs,
+        known: &mut [u64],
+    ) -> bool {
+        let (word, bit) = (2 * (c.index as usize / 64), 1 << (c.index % 64));
+        if known[word] & bit != 0 {
+            return known[word + 1] & bit != 0;
+        }
+        known[word] |= bit;
+        let Some(budget) = black_moves.checked_sub(u32::from(c.king)) else {
+            return false;
+        };
+        self.know(c.kinds);
+        let t = tables();
+        let mut kinds = [0; MAX_BLOCKS];
+        let mut moved_costs = [FAR; MAX_BLOCKS];
+        let mut n = 0;
+        // More blocks than a king has flights: the rest are left out
+        // of the count (a lower bound still).
+        for k in kinds_of(c.kinds).take(MAX_BLOCKS) {
+            kinds[n] = k;
+            if let Some(i) = moved {
+                if self.moved_known & 1 << k == 0 {
+                    let (r, sq) = black.units[i];
+                    self.moved_costs[k] = self.pictures.blocker_cost(t, &black.castling, k, r, sq);
+                    self.moved_known |= 1 << k;
+                }
+                moved_costs[n] = self.moved_costs[k];
+            }
+            n += 1;
+        }
+        let assignment = Assignment {
+            costs: self.costs,
+            kinds: &kinds[..n],
+            moved: moved.map(|i| (i, moved_costs)),
+            n_units: black.n,
+        };
+        let fits = assignment.within(budget);
+        if fits {
+            known[word + 1] |= bit;
+        }
+        fits
+    }
+
+    /// Works out the node's units' costs for `kinds`, those not known.
+    fn know(&mut self, kinds: Kinds) {
+        let t = tables();
+        for k in kinds_of(kinds & !self.known) {
+            let (pictures, castling) = (self.pictures, &self.black.castling);
+            self.costs[k] = KindCosts::of(self.black.units(), |r, sq| {
+                pictures.blocker_cost(t, castling, k, r, sq)
+            });
+        }
+        self.known |= kinds;
+    }
+
+    /// Whether some picture of `alive` (at the node, with `left` plies to
+    /// go) leaves Black a move to spare with its blocks filled by distinct
+    /// units. Where none does, each Black move must make some picture's
+    /// least assignment cheaper (see [`DistinctTest::targets`]).
+    fn has_slack(&mut self, left: u8, alive: &[Costs], memo: &mut DistinctMemo) -> bool {
+        let moves = left / 2;
+        let Some(spared) = moves.checked_sub(1) else {
+            return false;
+        };
+        let side = SideKey {
+            moves: spared,
+            ..self.black.key
+        };
+        let known = memo.of(side, self.pictures.all.len());
+        let black = self.black;
+        alive.iter().any(|c| {
+            // The plain sum of cheapest blockers is never dearer.
+            u32::from(c.king) + u32::from(c.blocks) < u32::from(moves)
+                && (self.untold(c) || self.fits(&black, None, u32::from(spared), c, known))
+        })
+    }
+
+    /// Where Black's moves may go, by from-square, at a node with `left`
+    /// plies to go where no picture of `alive` has a move to spare
+    /// ([`DistinctTest::has_slack`], its verdicts remembered in `memo`),
+    /// into `onto`; false (and no targets) where one has.
+    ///
+    /// A move must then make some picture's least assignment one move
+    /// cheaper (or, where the test does not count, see
+    /// [`DistinctTest::untold`], its plain sum of cheapest blockers): the
+    /// unit that moves fills one of its blocks nearer than it is now, and
+    /// no nearer than its cheapest unit now plus what the picture's other
+    /// blocks leave of Black's moves at their cheapest (see
+    /// [`DistinctTest::caps`]). Within that many moves of a block is a
+    /// ball around its square (the distances of pieces on the empty board
+    /// are symmetric, and a harmless block is never nearer than its
+    /// square); pawns' moves are judged one by one, their promotions
+    /// included. The king must come nearer a picture's king square.
+    /// Castling and en passant are not told. False too when a picture has
+    /// more blocks than are followed.
+    pub(crate) fn targets(
+        &mut self,
+        board: &shakmaty::Board,
+        left: u8,
+        alive: &[Costs],
+        memo: &mut DistinctMemo,
+        onto: &mut [Bitboard; 64],
+    ) -> bool {
+        if self.has_slack(left, alive, memo) {
+            return false;
+        }
+        let t = tables();
+        let Some((kinds, caps)) = self.caps(left, alive) else {
+            return false;
+        };
+        *onto = [Bitboard::EMPTY; 64];
+        let pictures = self.pictures;
+        for (u, &(role, from)) in self.black.units().iter().enumerate() {
+            // How near the unit must come to each block.
+            let radius = |k: usize| {
+                let now = i32::from(self.costs[k].units[u]);
+                usize::try_from(caps[k].min(now - 1)).ok()
+            };
+            let slot = &mut onto[from.to_usize()];
+            if role == Role::Pawn {
+                let moves = crate::checking::unit_reach(
+                    Color::Black,
+                    role,
+                    from,
+                    board.occupied(),
+                    board.white(),
+                );
+                for to in moves {
+                    let promoting = Bitboard::BACKRANKS.contains(to);
+                    let nearer = kinds_of(kinds).any(|k| {
+                        radius(k).is_some_and(|radius| {
+                            crate::checking::promotions(promoting).iter().any(|p| {
+                                let role = p.unwrap_or(role);
+                                usize::from(pictures.kind_dist(t, k, role, to)) <= radius
+                            })
+                        })
+                    });
+                    if nearer {
+                        slot.add(to);
+                    }
+                }
+                continue;
+            }
+            for k in kinds_of(kinds) {
+                match radius(k) {
+                    None => {}
+                    Some(radius) if radius < NEAR => {
+                        let sq = match k.checked_sub(SQUARE_KINDS) {
+                            None => Square::new(k as u32),
+                            Some(h) => pictures.harmless[h].sq,
+                        };
+                        *slot |= t.near(Color::Black, role, sq, radius);
+                    }
+                    Some(_) => *slot = Bitboard::FULL,
+                }
+            }
+        }
+        if let Some(king) = board.king_of(Color::Black) {
+            let slot = &mut onto[king.to_usize()];
+            for c in alive {
+                match usize::from(c.king) {
+                    0 => {}
+                    d if d <= NEAR => *slot |= t.near(Color::Black, Role::King, c.king_sq, d - 1),
+                    _ => *slot = Bitboard::FULL,
+                }
+            }
+        }
+        true
+    }
+
+    /// The blocker kinds a Black move at the node (with `left` plies to
+    /// go) may keep some picture of `alive` by, each with how near its
+    /// unit must come: a picture's least cost after the move is at most
+    /// Black's moves left then less its king's distance, and each of its
+    /// other blocks costs at least its cheapest unit's moves. Where the
+    /// test counts a picture, the blocks past the first [`MAX_BLOCKS`]
+    /// are not counted, and do not keep it; `None` when a picture the
+    /// test does not count has more blocks than [`MAX_COUNTED`].
+    fn caps(&mut self, left: u8, alive: &[Costs]) -> Option<(Kinds, [i32; MAX_KINDS])> {
+        let mut kinds: Kinds = 0;
+        let mut caps = [i32::MIN; MAX_KINDS];
+        for c in alive {
+            self.know(c.kinds);
+            let counted = if self.untold(c) {
+                if c.kinds.count_ones() as usize > MAX_COUNTED {
+                    return None;
+                }
+                MAX_COUNTED
+            } else {
+                MAX_BLOCKS
+            };
+            let blocks = || kinds_of(c.kinds).take(counted);
+            let plain: i32 = blocks().map(|k| i32::from(self.costs[k].best.0)).sum();
+            let spare = i32::from(left / 2) - 1 - i32::from(c.king) - plain;
+            for k in blocks() {
+                kinds |= 1 << k;
+                caps[k] = caps[k].max(i32::from(self.costs[k].best.0) + spare);
+            }
+        }
+        Some((kinds, caps))
+    }
 }
+
+/// Blocks a picture the distinct-blocker test does not count may have for
+/// [`DistinctTest::targets`] to follow it.
+const MAX_COUNTED: usize = 16;
 
 /// One blocker kind's costs at a node: each Black unit's, and the two
 /// cheapest (cost, unit).

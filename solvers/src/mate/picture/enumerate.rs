@@ -155,14 +155,22 @@ impl<'a> BlackBlocks<'a> {
 
     pub(super) fn cost(&mut self, pictures: &Pictures, k: usize) -> u8 {
         if self.cost[k] == UNKNOWN {
-            self.cost[k] = self
-                .units()
-                .iter()
-                .map(|&(r, sq)| self.dist(r, sq, |s| pictures.kind_dist(self.t, k, r, s)))
-                .min()
-                .unwrap_or(FAR);
+            self.cost[k] = self.cheapest(pictures, k);
         }
         self.cost[k]
+    }
+
+    /// The cheapest Black unit's moves to fill kind `k`. Worked out once
+    /// per kind and node, and never inlined: inlined into the filter's
+    /// loop over pictures ([`BlackBlocks::cost_within`]), it made that
+    /// loop dearer or cheaper with changes elsewhere in the crate.
+    #[inline(never)]
+    fn cheapest(&self, pictures: &Pictures, k: usize) -> u8 {
+        self.units()
+            .iter()
+            .map(|&(r, sq)| self.dist(r, sq, |s| pictures.kind_dist(self.t, k, r, s)))
+            .min()
+            .unwrap_or(FAR)
     }
 
     /// Moves for distinct Black units to fill all of `kinds`, when within

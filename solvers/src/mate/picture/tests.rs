@@ -385,41 +385,7 @@ fn move_test_agrees_with_the_filter_on_every_move() {
 fn targets_hold_every_move_the_test_keeps() {
     let mut kept_moves = [0; 2];
     let mut left_out = [0; 2];
-    for row in corpus().iter().filter(|r| r["genre"] == "help") {
-        let id = &row["id"];
-        let start = position(&row["fen"]);
-        let Ok(crate::Stipulation::Help { plies, .. }) = row["stipulation"].parse() else {
-            continue;
-        };
-        let Some((p, units)) = Pictures::enumerate(&start, plies as u8) else {
-            continue;
-        };
-        if p.len() > 3_000 {
-            continue;
-        }
-        // The diagram, each position one ply on, and after the first few
-        // of those, each reply and the first few moves after it.
-        let mut nodes = vec![(start.clone(), units.clone(), plies as u8)];
-        for (a, first) in start.legal_moves().into_iter().enumerate() {
-            let (mut one, mut u1) = (start.clone(), units.clone());
-            u1.play(start.turn(), &first);
-            one.play_unchecked(first);
-            if a < 4 && plies >= 5 {
-                for reply in one.legal_moves() {
-                    let (mut two, mut u2) = (one.clone(), u1.clone());
-                    u2.play(one.turn(), &reply);
-                    two.play_unchecked(reply);
-                    for second in two.legal_moves().into_iter().take(4) {
-                        let (mut three, mut u3) = (two.clone(), u2.clone());
-                        u3.play(two.turn(), &second);
-                        three.play_unchecked(second);
-                        nodes.push((three, u3, plies as u8 - 3));
-                    }
-                    nodes.push((two, u2, plies as u8 - 2));
-                }
-            }
-            nodes.push((one, u1, plies as u8 - 1));
-        }
+    for (id, p, nodes) in near_helpmate_nodes() {
         for (pos, u, left) in nodes {
             if left < 2 {
                 continue;
@@ -454,6 +420,103 @@ fn targets_hold_every_move_the_test_keeps() {
         left_out.iter().all(|&n| n >= 10_000),
         "only {left_out:?} moves left out"
     );
+}
+
+/// Each corpus helpmate with few enough pictures to walk: its id, its
+/// pictures and the nodes near its diagram (see [`near_nodes`]).
+fn near_helpmate_nodes() -> impl Iterator<Item = (String, Pictures, Vec<(Chess, Units, u8)>)> {
+    corpus()
+        .into_iter()
+        .filter(|r| r["genre"] == "help")
+        .filter_map(|row| {
+            let start = position(&row["fen"]);
+            let Ok(crate::Stipulation::Help { plies, .. }) = row["stipulation"].parse() else {
+                return None;
+            };
+            let (p, units) = Pictures::enumerate(&start, plies as u8)?;
+            (p.len() <= 3_000).then(|| {
+                let nodes = near_nodes(&start, &units, plies as u8);
+                (row["id"].clone(), p, nodes)
+            })
+        })
+}
+
+/// The nodes near a helpmate's diagram, with their units and plies left:
+/// the diagram, each position one ply on, and after the first few of
+/// those, each reply and the first few moves after it.
+fn near_nodes(start: &Chess, units: &Units, plies: u8) -> Vec<(Chess, Units, u8)> {
+    let mut nodes = vec![(start.clone(), units.clone(), plies)];
+    for (a, first) in start.legal_moves().into_iter().enumerate() {
+        let (mut one, mut u1) = (start.clone(), units.clone());
+        u1.play(start.turn(), &first);
+        one.play_unchecked(first);
+        if a < 4 && plies >= 5 {
+            for reply in one.legal_moves() {
+                let (mut two, mut u2) = (one.clone(), u1.clone());
+                u2.play(one.turn(), &reply);
+                two.play_unchecked(reply);
+                for second in two.legal_moves().into_iter().take(4) {
+                    let (mut three, mut u3) = (two.clone(), u2.clone());
+                    u3.play(two.turn(), &second);
+                    three.play_unchecked(second);
+                    nodes.push((three, u3, plies - 3));
+                }
+                nodes.push((two, u2, plies - 2));
+            }
+        }
+        nodes.push((one, u1, plies - 1));
+    }
+    nodes
+}
+
+/// At Black's nodes where no picture the distinct-blocker test keeps has
+/// a Black move to spare with distinct blockers, every move that the move test and then
+/// the distinct-blocker test keep a picture for is one of
+/// [`DistinctTest::targets`] (castling and en passant aside): checked at
+/// Black's nodes near each corpus helpmate's diagram (see
+/// [`near_nodes`]); most moves there are left out.
+#[test]
+fn distinct_targets_hold_every_move_the_tests_keep() {
+    let (mut nodes_targeted, mut kept_moves, mut left_out) = (0, 0, 0);
+    for (id, p, nodes) in near_helpmate_nodes() {
+        let mut memo = DistinctMemo::default();
+        for (pos, u, left) in nodes {
+            if pos.turn().is_white() || left < 4 {
+                continue;
+            }
+            let (mut costs, mut alive) = (Vec::new(), Vec::new());
+            p.filter(&pos, &u, left, None, &mut costs);
+            let mut columns = Vec::new();
+            let mut test = DistinctTest::new(&p, &pos, &mut columns);
+            test.keep(left, &costs, &mut alive, &mut memo);
+            let mut onto = [Bitboard::EMPTY; 64];
+            if alive.is_empty() || !test.targets(pos.board(), left, &alive, &mut memo, &mut onto) {
+                continue;
+            }
+            nodes_targeted += 1;
+            let mut scratch = Scratch::default();
+            let mut move_test = p.move_test(&pos, &u, left, &alive, &mut scratch);
+            for m in pos.legal_moves() {
+                let on = on_target(&onto, &m);
+                let (mut kept, mut after) = (Vec::new(), Vec::new());
+                move_test.keep(&m, &mut kept);
+                if !kept.is_empty()
+                    && test.keep_after(&m, left - 1, &kept, &mut after, &mut memo)
+                    && !after.is_empty()
+                {
+                    assert!(on, "{id}: {m} kept but not a target");
+                    kept_moves += 1;
+                }
+                left_out += usize::from(!on);
+            }
+        }
+    }
+    assert!(
+        nodes_targeted >= 500,
+        "only {nodes_targeted} nodes targeted"
+    );
+    assert!(kept_moves >= 1_000, "only {kept_moves} moves kept");
+    assert!(left_out >= 15_000, "only {left_out} moves left out");
 }
 
 /// Whether `m` is among the moves generated onto `onto` (castling and en
