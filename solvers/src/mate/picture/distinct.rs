@@ -355,53 +355,26 @@ impl<'a> DistinctTest<'a> {
             };
             let slot = &mut onto[from.to_usize()];
             if role == Role::Pawn {
-                let moves = crate::checking::unit_reach(
-                    Color::Black,
-                    role,
-                    from,
-                    board.occupied(),
-                    board.white(),
-                );
-                for to in moves {
-                    let promoting = Bitboard::BACKRANKS.contains(to);
-                    let nearer = kinds_of(kinds).any(|k| {
+                *slot = movetest::pawn_targets(board, from, |role, to| {
+                    kinds_of(kinds).any(|k| {
                         radius(k).is_some_and(|radius| {
-                            crate::checking::promotions(promoting).iter().any(|p| {
-                                let role = p.unwrap_or(role);
-                                usize::from(pictures.kind_dist(t, k, role, to)) <= radius
-                            })
+                            usize::from(pictures.kind_dist(t, k, role, to)) <= radius
                         })
-                    });
-                    if nearer {
-                        slot.add(to);
-                    }
-                }
+                    })
+                });
                 continue;
             }
             for k in kinds_of(kinds) {
                 match radius(k) {
                     None => {}
                     Some(radius) if radius < NEAR => {
-                        let sq = match k.checked_sub(SQUARE_KINDS) {
-                            None => Square::new(k as u32),
-                            Some(h) => pictures.harmless[h].sq,
-                        };
-                        *slot |= t.near(Color::Black, role, sq, radius);
+                        *slot |= t.near(Color::Black, role, pictures.kind_square(k), radius);
                     }
                     Some(_) => *slot = Bitboard::FULL,
                 }
             }
         }
-        if let Some(king) = board.king_of(Color::Black) {
-            let slot = &mut onto[king.to_usize()];
-            for c in alive {
-                match usize::from(c.king) {
-                    0 => {}
-                    d if d <= NEAR => *slot |= t.near(Color::Black, Role::King, c.king_sq, d - 1),
-                    _ => *slot = Bitboard::FULL,
-                }
-            }
-        }
+        movetest::king_targets(board, alive, onto);
         true
     }
 
@@ -515,10 +488,7 @@ impl Pictures {
     fn kinds_share_a_square(&self, kinds: Kinds) -> bool {
         let mut squares = Bitboard::EMPTY;
         for k in kinds_of(kinds) {
-            let sq = match k.checked_sub(SQUARE_KINDS) {
-                None => Square::new(k as u32),
-                Some(h) => self.harmless[h].sq,
-            };
+            let sq = self.kind_square(k);
             if squares.contains(sq) {
                 return true;
             }

@@ -401,6 +401,14 @@ impl Pictures {
         ))
     }
 
+    /// The square a block of kind `k` stands on.
+    fn kind_square(&self, k: usize) -> Square {
+        match k.checked_sub(SQUARE_KINDS) {
+            None => Square::new(k as u32),
+            Some(h) => self.harmless[h].sq,
+        }
+    }
+
     /// Moves for a Black unit now `role` on `from` to fill kind `k`.
     fn kind_dist(&self, t: &Tables, k: usize, role: Role, from: Square) -> u8 {
         match k.checked_sub(SQUARE_KINDS) {

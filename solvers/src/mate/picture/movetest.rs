@@ -450,39 +450,11 @@ impl MoveTest<'_> {
         }
         for &(role, from) in &self.black[..self.n_black] {
             onto[from.to_usize()] = match role {
-                Role::Pawn => {
-                    let reach = crate::checking::unit_reach(
-                        Color::Black,
-                        role,
-                        from,
-                        board.occupied(),
-                        board.white(),
-                    );
-                    let mut to_squares = Bitboard::EMPTY;
-                    for to in reach {
-                        let promoting = Bitboard::BACKRANKS.contains(to);
-                        if crate::checking::promotions(promoting)
-                            .iter()
-                            .any(|p| nearer(p.unwrap_or(role), to))
-                        {
-                            to_squares.add(to);
-                        }
-                    }
-                    to_squares
-                }
+                Role::Pawn => pawn_targets(board, from, nearer),
                 _ => toward[role as usize - 1],
             };
         }
-        if let Some(king) = board.king_of(Color::Black) {
-            let slot = &mut onto[king.to_usize()];
-            for c in self.costs {
-                match usize::from(c.king) {
-                    0 => {}
-                    d if d <= NEAR => *slot |= t.near(Color::Black, Role::King, c.king_sq, d - 1),
-                    _ => *slot = Bitboard::FULL,
-                }
-            }
-        }
+        king_targets(board, self.costs, onto);
         true
     }
 
@@ -605,10 +577,8 @@ impl MoveTest<'_> {
             {
                 blockers.led[i] |= 1 << k;
             }
-            let (plain, sq) = match k.checked_sub(SQUARE_KINDS) {
-                None => (0, Square::new(k as u32)),
-                Some(h) => (1, self.pictures.harmless[h].sq),
-            };
+            let plain = usize::from(k >= SQUARE_KINDS);
+            let sq = self.pictures.kind_square(k);
             match usize::from(best) {
                 0 => {}
                 d if d < NEAR => {
@@ -633,5 +603,49 @@ impl MoveTest<'_> {
             self.scratch.best[k] = (best, best_sq, second);
         }
         self.scratch.best[k]
+    }
+}
+
+/// The Black pawn on `from`'s moves (promotions included) for which
+/// `nearer(role after the move, square)` holds.
+pub(super) fn pawn_targets(
+    board: &shakmaty::Board,
+    from: Square,
+    nearer: impl Fn(Role, Square) -> bool,
+) -> Bitboard {
+    let reach = crate::checking::unit_reach(
+        Color::Black,
+        Role::Pawn,
+        from,
+        board.occupied(),
+        board.white(),
+    );
+    let mut to_squares = Bitboard::EMPTY;
+    for to in reach {
+        let promoting = Bitboard::BACKRANKS.contains(to);
+        if crate::checking::promotions(promoting)
+            .iter()
+            .any(|p| nearer(p.unwrap_or(Role::Pawn), to))
+        {
+            to_squares.add(to);
+        }
+    }
+    to_squares
+}
+
+/// Into `onto`, the Black king's moves nearer the king square of one of
+/// the pictures `costs` (a king's distances are symmetric), where each
+/// must cost a move less.
+pub(super) fn king_targets(board: &shakmaty::Board, costs: &[Costs], onto: &mut [Bitboard; 64]) {
+    let Some(king) = board.king_of(Color::Black) else {
+        return;
+    };
+    let slot = &mut onto[king.to_usize()];
+    for c in costs {
+        match usize::from(c.king) {
+            0 => {}
+            d if d <= NEAR => *slot |= tables().near(Color::Black, Role::King, c.king_sq, d - 1),
+            _ => *slot = Bitboard::FULL,
+        }
     }
 }
