@@ -2,6 +2,7 @@
 //! longer ones, mate pictures ([`super::picture`]).
 
 use super::immobile::Immobility;
+use super::replay::{self, NodeKey, Verdict};
 use super::*;
 
 /// Table size (log2 of slots) for a helpmate: in proportion to the work,
@@ -102,6 +103,9 @@ impl Solver {
     pub(super) fn help(&mut self, pos: &Chess, plies: u32, salt: u64) -> Result<Found, Unfinished> {
         let plies = plies.min(u32::from(u8::MAX)) as u8;
         let first = pos.legal_moves();
+        // What the tests said is of this search's pictures.
+        self.replays.clear();
+        self.distinct_memo = DistinctMemo::default();
         // Below h#2 the whole search costs no more than filtering
         // pictures; pictures are of mates.
         let pictures = (plies >= PICTURES_MIN_PLIES && self.mates())
@@ -241,6 +245,9 @@ impl Solver {
                     .resize_with(usize::from(left) + 1, Buffers::default);
             }
             buffers = std::mem::take(&mut self.buffers[usize::from(left)]);
+            if self.verdicts.len() <= usize::from(left) {
+                self.verdicts.resize_with(usize::from(left) + 1, Vec::new);
+            }
             alive = match node.alive {
                 // The parent's move test found the pictures and their costs.
                 Some(alive) if node.exact => alive,
@@ -327,8 +334,26 @@ impl Solver {
         // worth making, and only those are generated. So are the moves of
         // a side no picture has a move to spare for.
         let mut onto = [shakmaty::Bitboard::EMPTY; 64];
-        let mut targeted = match (left, pos.turn(), &pictures) {
-            (2, Color::Black, Some((pictures, _))) => {
+        // A Black node met before (where the distinct-blocker test runs)
+        // has its targets and verdicts read back (see `replay`); a new
+        // one's are kept for the next.
+        let replay_key = distinct_test
+            .as_ref()
+            .and_then(|_| NodeKey::new(pos, left, alive));
+        // Its verdicts, as read back or as found (kept apart from
+        // `buffers`, which move in and out of their place at every node).
+        let mut verdicts = match replay_key {
+            Some(_) => std::mem::take(&mut self.verdicts[usize::from(left)]),
+            None => Vec::new(),
+        };
+        verdicts.clear();
+        let replayed = replay_key
+            .as_ref()
+            .and_then(|key| self.replays.get(key, &mut verdicts, &mut onto));
+        let recording = replay_key.is_some() && replayed.is_none();
+        let mut targeted = match (left, pos.turn(), &pictures, replayed) {
+            (_, _, _, Some(targeted)) => targeted,
+            (2, Color::Black, Some((pictures, _)), _) => {
                 pictures.last_black_targets(pos, alive, &mut onto)
             }
             _ => test
@@ -338,8 +363,14 @@ impl Solver {
         // Where Black has moves to spare only as long as two blocks may
         // share a unit, the distinct-blocker test leaves it none: its
         // moves are then those that bring a unit nearer a block.
-        if let Some(d) = distinct_test.as_mut().filter(|_| !targeted) {
+        if let Some(d) = distinct_test
+            .as_mut()
+            .filter(|_| !targeted && replayed.is_none())
+        {
             targeted = d.targets(pos.board(), left, alive, &mut self.distinct_memo, &mut onto);
+        }
+        if recording && targeted {
+            replay::with_pawn_moves(pos.board(), &mut onto);
         }
         // White's mating move must give check; few moves can stalemate.
         // (The list is built where it stays: it is kilobytes.)
@@ -369,34 +400,54 @@ impl Solver {
         for m in &moves {
             let mut exact = false;
             let mut distinct = false;
-            if let Some(test) = &mut test {
-                exact = test.keep(m, &mut buffers.kept);
-                if buffers.kept.is_empty() {
-                    continue;
+            let replay = replayed
+                .and_then(|_| verdicts.iter().find(|v| v.is(m)))
+                .copied();
+            if let Some(v) = replay {
+                (exact, distinct) = (v.exact, v.distinct);
+                v.pictures(alive, false, &mut buffers.kept);
+                if distinct {
+                    v.pictures(alive, true, &mut buffers.distinct_kept);
+                }
+            } else {
+                if let Some(test) = &mut test {
+                    exact = test.keep(m, &mut buffers.kept);
+                }
+                // Black's moves that leave no picture's blocks to distinct
+                // units (most, at a node with little to spare) are told
+                // before they are played.
+                if let Some(d) = distinct_test.as_mut().filter(|_| !buffers.kept.is_empty()) {
+                    distinct = d.keep_after(
+                        m,
+                        left - 1,
+                        &buffers.kept,
+                        &mut buffers.distinct_kept,
+                        &mut self.distinct_memo,
+                    );
+                    // Only the moves the test follows count for its switch.
+                    if distinct {
+                        let tested = buffers.kept.len() as u64;
+                        self.shared
+                            .distinct_tested
+                            .fetch_add(tested, Ordering::Relaxed);
+                        if buffers.distinct_kept.is_empty() {
+                            self.shared.distinct_dropped.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+                if recording {
+                    verdicts.extend(Verdict::new(
+                        m,
+                        alive,
+                        (exact, &buffers.kept),
+                        (distinct, &buffers.distinct_kept),
+                    ));
                 }
             }
-            // Black's moves that leave no picture's blocks to distinct
-            // units (most, at a node with little to spare) are told before
-            // they are played.
-            if let Some(d) = &mut distinct_test {
-                distinct = d.keep_after(
-                    m,
-                    left - 1,
-                    &buffers.kept,
-                    &mut buffers.distinct_kept,
-                    &mut self.distinct_memo,
-                );
-                // Only the moves the test follows count for its switch.
-                if distinct {
-                    let tested = buffers.kept.len() as u64;
-                    self.shared
-                        .distinct_tested
-                        .fetch_add(tested, Ordering::Relaxed);
-                }
-                if distinct && buffers.distinct_kept.is_empty() {
-                    self.shared.distinct_dropped.fetch_add(1, Ordering::Relaxed);
-                    continue;
-                }
+            if test.is_some() && buffers.kept.is_empty()
+                || distinct && buffers.distinct_kept.is_empty()
+            {
+                continue;
             }
             // A child the table knows fails is not even played: its hash
             // follows from the move (when shakmaty can tell it cheaply).
@@ -444,6 +495,13 @@ impl Solver {
             if self.out_of_time {
                 break;
             }
+        }
+        if let Some(key) = replay_key {
+            if recording && !self.out_of_time {
+                let onto = targeted.then_some(&onto);
+                self.replays.put(key, &verdicts, pos.board().black(), onto);
+            }
+            self.verdicts[usize::from(left)] = verdicts;
         }
         if pictures.is_some() {
             self.buffers[usize::from(left)] = buffers;

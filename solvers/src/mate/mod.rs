@@ -77,6 +77,7 @@ mod immobile;
 mod parallel;
 mod picture;
 pub mod quality;
+mod replay;
 // The build script runs the generator; the library reads the tables'
 // layout from it, and its tests check the built tables against a run.
 mod lines;
@@ -206,7 +207,7 @@ struct Shared {
     distinct_dropped: AtomicU64,
     /// The distinct-blocker test's memos, handed from helper to helper
     /// (see [`Solver::helper`]): one thread's first moves share one.
-    memos: Mutex<Vec<DistinctMemo>>,
+    memos: Mutex<Vec<(DistinctMemo, replay::Replays)>>,
 }
 
 /// A solver for one problem. Threads solving the same problem each hold a
@@ -245,6 +246,11 @@ pub struct Solver {
     /// The distinct-blocker test's verdicts by Black side, for the
     /// problem the shared table is for.
     distinct_memo: DistinctMemo,
+    /// Black's move verdicts by Black node (see [`replay`]).
+    replays: replay::Replays,
+    /// Per plies left: the verdicts of the Black node being searched at
+    /// that depth (reused buffers).
+    verdicts: Vec<Vec<replay::Verdict>>,
     /// Where the helpmate search's tests pay.
     worth: help::Worth,
 }
@@ -308,6 +314,8 @@ impl Solver {
             pictures: None,
             buffers: Vec::new(),
             distinct_memo: DistinctMemo::default(),
+            replays: replay::Replays::default(),
+            verdicts: Vec::new(),
             worth: help::Worth::default(),
         }
     }
@@ -351,7 +359,7 @@ impl Solver {
         helper.pictures.clone_from(&self.pictures);
         helper.recognizers.clone_from(&self.recognizers);
         if let Ok(mut memos) = self.shared.memos.lock() {
-            helper.distinct_memo = memos.pop().unwrap_or_default();
+            (helper.distinct_memo, helper.replays) = memos.pop().unwrap_or_default();
         }
         helper
     }
@@ -360,7 +368,8 @@ impl Solver {
     /// [`Solver::helper`]).
     fn retire(&mut self) {
         if let Ok(mut memos) = self.shared.memos.lock() {
-            memos.push(std::mem::take(&mut self.distinct_memo));
+            let replays = std::mem::take(&mut self.replays);
+            memos.push((std::mem::take(&mut self.distinct_memo), replays));
         }
     }
 

@@ -28,6 +28,22 @@ pub(crate) struct Costs {
 // The node lists are copied move by move: the checker fits in the padding.
 const _: () = assert!(std::mem::size_of::<Costs>() == 32);
 
+impl Costs {
+    /// Black's part: its moves for the blocks and the king's distance.
+    pub(crate) fn black(&self) -> (u8, u8) {
+        (self.blocks, self.king)
+    }
+
+    /// These costs with Black's part `black` (see [`Costs::black`]).
+    pub(crate) fn with_black(self, (blocks, king): (u8, u8)) -> Costs {
+        Costs {
+            blocks,
+            king,
+            ..self
+        }
+    }
+}
+
 /// Tests a node's moves before they are played: a move is dropped when the
 /// position after it reaches none of the node's pictures, which is what
 /// the filter there would find after the cost of playing the move. The

@@ -533,3 +533,82 @@ fn mates_in_one(pos: &Chess) -> bool {
         after.is_checkmate()
     })
 }
+
+/// A Black node's verdicts read back where the same Black node comes
+/// again (see `mate::replay`) are what the tests say there: at Black's
+/// nodes near each corpus helpmate's diagram where the distinct-blocker
+/// test judges Black's moves, the first node of each key keeps its
+/// verdicts and targets, and at each later one every legal move that
+/// takes nothing and was judged there has the verdict the tests give it
+/// here, and every move the tests keep is on the kept targets.
+#[test]
+fn replayed_verdicts_are_the_tests_verdicts() {
+    use super::super::replay::{with_pawn_moves, NodeKey, Replays, Verdict};
+    let (mut replayed, mut compared, mut kept_moves) = (0, 0, 0);
+    for (id, p, nodes) in near_helpmate_nodes() {
+        let (mut replays, mut memo) = (Replays::default(), DistinctMemo::default());
+        for (pos, u, left) in nodes {
+            if pos.turn().is_white() || left <= 4 {
+                continue;
+            }
+            let (mut costs, mut alive, mut columns) = (Vec::new(), Vec::new(), Vec::new());
+            p.filter(&pos, &u, left, None, &mut costs);
+            let mut d = DistinctTest::new(&p, &pos, &mut columns);
+            d.keep(left, &costs, &mut alive, &mut memo);
+            let Some(key) = NodeKey::new(&pos, left, &alive).filter(|_| !alive.is_empty()) else {
+                continue;
+            };
+            let mut scratch = Scratch::default();
+            let mut test = p.move_test(&pos, &u, left, &alive, &mut scratch);
+            let mut onto = [Bitboard::EMPTY; 64];
+            let targeted = test.targets(pos.board(), &mut onto)
+                || d.targets(pos.board(), left, &alive, &mut memo, &mut onto);
+            let mut verdicts = Vec::new();
+            for m in pos.legal_moves() {
+                let (mut kept, mut after) = (Vec::new(), Vec::new());
+                let exact = test.keep(&m, &mut kept);
+                let distinct =
+                    !kept.is_empty() && d.keep_after(&m, left - 1, &kept, &mut after, &mut memo);
+                let keeps = !kept.is_empty() && (!distinct || !after.is_empty());
+                let verdict = Verdict::new(&m, &alive, (exact, &kept), (distinct, &after));
+                verdicts.push((m, keeps, verdict));
+            }
+            let (mut stored, mut stored_onto) = (Vec::new(), [Bitboard::EMPTY; 64]);
+            let Some(was_targeted) = replays.get(&key, &mut stored, &mut stored_onto) else {
+                if targeted {
+                    with_pawn_moves(pos.board(), &mut onto);
+                }
+                let judged = verdicts
+                    .iter()
+                    .filter(|(m, ..)| !targeted || on_target(&onto, m));
+                let judged: Vec<Verdict> = judged.filter_map(|v| v.2).collect();
+                replays.put(key, &judged, pos.board().black(), targeted.then_some(&onto));
+                continue;
+            };
+            replayed += 1;
+            for (m, keeps, fresh) in &verdicts {
+                let on = !was_targeted || on_target(&stored_onto, m);
+                assert!(!keeps || on, "{id}: {m} kept but not a kept target");
+                kept_moves += usize::from(*keeps);
+                let (Some(fresh), Some(old)) = (fresh, stored.iter().find(|v| v.is(m))) else {
+                    continue;
+                };
+                assert_eq!(
+                    (fresh.exact, fresh.distinct),
+                    (old.exact, old.distinct),
+                    "{id}: {m}"
+                );
+                for distinct in [false, true] {
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    fresh.pictures(&alive, distinct, &mut a);
+                    old.pictures(&alive, distinct, &mut b);
+                    assert_eq!(a, b, "{id}: {m}");
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(replayed >= 40, "only {replayed} nodes replayed");
+    assert!(compared >= 400, "only {compared} verdicts compared");
+    assert!(kept_moves >= 250, "only {kept_moves} kept moves checked");
+}
