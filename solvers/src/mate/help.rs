@@ -239,6 +239,9 @@ impl Solver {
         // Whether every picture of `alive` passed that test with the
         // node's Black units and budget.
         let mut alive_distinct = node.distinct;
+        // Whether it tests Black's moves here (made once the table has
+        // not answered, unless the node's own test made it).
+        let mut black_moves = false;
         if let Some((pictures, units)) = &pictures {
             if self.buffers.len() <= usize::from(left) {
                 self.buffers
@@ -260,21 +263,18 @@ impl Solver {
                 self.buffers[usize::from(left)] = buffers;
                 return false;
             }
-            let black_moves =
+            black_moves =
                 pos.turn().is_black() && left > DISTINCT_MIN_PLIES && self.distinct_pays();
-            let node_test = !node.distinct && left >= DISTINCT_MIN_PLIES;
-            if black_moves || node_test {
+            if !node.distinct && left >= DISTINCT_MIN_PLIES {
                 let test =
                     distinct_test.insert(DistinctTest::new(pictures, pos, &mut buffers.kind_costs));
-                if node_test {
-                    test.keep(left, alive, &mut buffers.distinct, &mut self.distinct_memo);
-                    if buffers.distinct.is_empty() {
-                        self.buffers[usize::from(left)] = buffers;
-                        return false;
-                    }
-                    alive = &buffers.distinct;
-                    alive_distinct = true;
+                test.keep(left, alive, &mut buffers.distinct, &mut self.distinct_memo);
+                if buffers.distinct.is_empty() {
+                    self.buffers[usize::from(left)] = buffers;
+                    return false;
                 }
+                alive = &buffers.distinct;
+                alive_distinct = true;
                 if !black_moves {
                     distinct_test = None;
                 }
@@ -297,6 +297,9 @@ impl Solver {
                 self.buffers[usize::from(left)] = buffers;
             }
             return false;
+        }
+        if let (true, None, Some((pictures, _))) = (black_moves, &distinct_test, &pictures) {
+            distinct_test = Some(DistinctTest::new(pictures, pos, &mut buffers.kind_costs));
         }
         // Stalemate nodes that fail the immobility test go into the table:
         // the same position comes again by other move orders, and the
@@ -349,7 +352,7 @@ impl Solver {
         verdicts.clear();
         let replayed = replay_key
             .as_ref()
-            .and_then(|key| self.replays.get(key, &mut verdicts, &mut onto));
+            .and_then(|key| self.replays.get(key, pos.board(), &mut verdicts, &mut onto));
         let recording = replay_key.is_some() && replayed.is_none();
         let mut targeted = match (left, pos.turn(), &pictures, replayed) {
             (_, _, _, Some(targeted)) => targeted,
@@ -499,7 +502,7 @@ impl Solver {
         if let Some(key) = replay_key {
             if recording && !self.out_of_time {
                 let onto = targeted.then_some(&onto);
-                self.replays.put(key, &verdicts, pos.board().black(), onto);
+                self.replays.put(key, pos.board(), &verdicts, onto);
             }
             self.verdicts[usize::from(left)] = verdicts;
         }

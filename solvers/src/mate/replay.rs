@@ -21,41 +21,55 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
 /// Pictures a node may have for its verdicts to be kept (more are rare
 /// where the distinct-blocker test runs, and make long keys).
-pub(super) const MAX_REPLAYED: usize = 8;
+pub(super) const MAX_REPLAYED: usize = 4;
 
 /// Nodes kept at most: past them the replays start afresh.
 const MAX_NODES: usize = 1 << 16;
 
-/// A Black node as its Black moves' verdicts depend on it.
+/// Verdicts (and targets) a search's lists have room for from the start.
+const RESERVED_VERDICTS: usize = 1 << 16;
+
+/// A Black node as its Black moves' verdicts depend on it. (Kept small:
+/// each page of memory a search first touches costs a page fault, the
+/// time of tens of thousands of instructions.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct NodeKey {
-    black: [u64; 6],
-    castles: u64,
-    left: u8,
-    n: u8,
+    /// Black's units' squares, king included; their roles in the
+    /// squares' order, three bits each, and Black's castling rights
+    /// (their rooks' files) above them.
+    black: [u64; 2],
     /// The pictures alive: index, Black's moves for the blocks, the
     /// king's distance.
-    alive: [(u32, u8, u8); MAX_REPLAYED],
+    alive: [(u16, u8, u8); MAX_REPLAYED],
+    left: u8,
+    n: u8,
 }
 
 impl NodeKey {
     /// The key of Black's node `pos` with `left` plies to go and the
-    /// pictures `alive`; `None` with more than [`MAX_REPLAYED`].
+    /// pictures `alive`; `None` with more than [`MAX_REPLAYED`] (or a
+    /// picture index past 16 bits).
     pub(super) fn new(pos: &Chess, left: u8, alive: &[Costs]) -> Option<NodeKey> {
         if alive.len() > MAX_REPLAYED {
             return None;
         }
         let board = pos.board();
+        let black = board.black();
+        let mut roles = 0u64;
+        for (i, sq) in black.into_iter().enumerate() {
+            let role = board.role_at(sq).map_or(0, |r| r as u64);
+            roles |= role << (3 * i);
+        }
+        let rights = pos.castles().castling_rights() & Bitboard::from_rank(shakmaty::Rank::Eighth);
         let mut key = NodeKey {
-            black: Role::ALL.map(|r| (board.by_role(r) & board.black()).0),
-            castles: pos.castles().castling_rights().0,
+            black: [black.0, roles | (rights.0 >> 56) << 48],
+            alive: [(0, 0, 0); MAX_REPLAYED],
             left,
             n: alive.len() as u8,
-            alive: [(0, 0, 0); MAX_REPLAYED],
         };
         for (slot, c) in key.alive.iter_mut().zip(alive) {
             let (blocks, king) = c.black();
-            *slot = (c.index, blocks, king);
+            *slot = (u16::try_from(c.index).ok()?, blocks, king);
         }
         Some(key)
     }
@@ -148,13 +162,16 @@ impl Verdict {
     }
 }
 
-/// One Black node's verdicts and targets.
+/// One Black node's verdicts and targets: where they start in
+/// [`Replays`]' lists, and how many verdicts.
 #[derive(Debug, Clone, Copy)]
 struct Node {
-    /// Where its verdicts and targets start in [`Replays`]' lists, and
-    /// how many.
-    verdicts: (u32, u32),
-    targets: Option<(u32, u32)>,
+    verdicts: u32,
+    n_verdicts: u16,
+    /// Whether its moves were generated onto targets, one a Black unit
+    /// (in its squares' order) from `targets` on.
+    targeted: bool,
+    targets: u32,
 }
 
 /// The Black nodes met, with their verdicts.
@@ -162,7 +179,7 @@ struct Node {
 pub(crate) struct Replays {
     nodes: FxHashMap<NodeKey, Node>,
     verdicts: Vec<Verdict>,
-    targets: Vec<(Square, Bitboard)>,
+    targets: Vec<Bitboard>,
 }
 
 impl Replays {
@@ -173,56 +190,62 @@ impl Replays {
         self.targets.clear();
     }
 
-    /// Whether node `key` was met before; if so its verdicts go into
-    /// `verdicts` and its targets into `onto`, and `Some` tells whether
-    /// its moves were generated onto them.
+    /// Whether node `key` (Black's node on `board`) was met before; if
+    /// so its verdicts go into `verdicts` and its targets into `onto`, and
+    /// `Some` tells whether its moves were generated onto them.
     pub(super) fn get(
         &self,
         key: &NodeKey,
+        board: &Board,
         verdicts: &mut Vec<Verdict>,
         onto: &mut [Bitboard; 64],
     ) -> Option<bool> {
         let node = self.nodes.get(key)?;
-        let range = |(start, len): (u32, u32)| start as usize..(start + len) as usize;
+        let start = node.verdicts as usize;
         verdicts.clear();
-        verdicts.extend_from_slice(&self.verdicts[range(node.verdicts)]);
-        if let Some(targets) = node.targets {
+        verdicts.extend_from_slice(&self.verdicts[start..start + usize::from(node.n_verdicts)]);
+        if node.targeted {
             *onto = [Bitboard::EMPTY; 64];
-            for &(sq, to) in &self.targets[range(targets)] {
+            let targets = &self.targets[node.targets as usize..];
+            for (sq, &to) in board.black().into_iter().zip(targets) {
                 onto[sq.to_usize()] = to;
             }
         }
-        Some(node.targets.is_some())
+        Some(node.targeted)
     }
 
-    /// Keeps node `key`'s `verdicts`, and its targets `onto` (see
-    /// [`with_pawn_moves`]) by the squares of Black's units `black` when
-    /// its moves were generated onto them.
+    /// Keeps node `key`'s `verdicts` (Black's node on `board`), and its
+    /// targets `onto` (see [`with_pawn_moves`]) when its moves were
+    /// generated onto them.
     pub(super) fn put(
         &mut self,
         key: NodeKey,
+        board: &Board,
         verdicts: &[Verdict],
-        black: Bitboard,
         onto: Option<&[Bitboard; 64]>,
     ) {
         if self.nodes.len() >= MAX_NODES {
             self.clear();
         }
-        let start = self.verdicts.len() as u32;
-        self.verdicts.extend_from_slice(verdicts);
-        let targets = onto.map(|onto| {
-            let start = self.targets.len() as u32;
-            self.targets
-                .extend(black.into_iter().map(|sq| (sq, onto[sq.to_usize()])));
-            (start, black.count() as u32)
-        });
-        self.nodes.insert(
-            key,
-            Node {
-                verdicts: (start, verdicts.len() as u32),
-                targets,
-            },
-        );
+        // Room for all at once: pages untouched cost nothing, and a list
+        // that grows by copies touches every page it had again.
+        if self.verdicts.capacity() == 0 {
+            self.verdicts.reserve(RESERVED_VERDICTS);
+            self.targets.reserve(RESERVED_VERDICTS);
+        }
+        let node = Node {
+            verdicts: self.verdicts.len() as u32,
+            n_verdicts: verdicts.len().min(usize::from(u16::MAX)) as u16,
+            targeted: onto.is_some(),
+            targets: self.targets.len() as u32,
+        };
+        self.verdicts
+            .extend_from_slice(&verdicts[..usize::from(node.n_verdicts)]);
+        if let Some(onto) = onto {
+            let black = board.black().into_iter();
+            self.targets.extend(black.map(|sq| onto[sq.to_usize()]));
+        }
+        self.nodes.insert(key, node);
     }
 }
 

@@ -66,12 +66,55 @@ pub(crate) struct DistinctTest<'a> {
 /// A Black side as the test's verdict on a picture depends on it: its
 /// units by role, the king's square among them (a picture's king
 /// distance comes off its budget), its castling rights (a second way for
-/// a rook) and its moves left.
+/// a rook) and its moves left. The roles are kept as three planes, bit
+/// `i` of each unit's role on plane `i` (every role has one): the memo's
+/// pages are each a page fault when first touched, and this is half the
+/// size of a board per role.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct SideKey {
-    by_role: [u64; 6],
-    castles: u64,
+    planes: [u64; 3],
+    /// The files of the rooks Black may castle with.
+    rights: u8,
     moves: u8,
+}
+
+impl SideKey {
+    /// The key of Black's side on `board` with castling `rights`, and no
+    /// moves yet.
+    fn of(board: &shakmaty::Board, rights: u8) -> SideKey {
+        let mut planes = [0; 3];
+        for role in Role::ALL {
+            let on = (board.by_role(role) & board.black()).0;
+            for (i, plane) in planes.iter_mut().enumerate() {
+                if role as u32 & 1 << i != 0 {
+                    *plane |= on;
+                }
+            }
+        }
+        SideKey {
+            planes,
+            rights,
+            moves: 0,
+        }
+    }
+
+    /// The key once the unit on `from` has moved to `to` (an empty
+    /// square), as `role`.
+    fn moved(self, from: Square, to: Square, role: Role) -> SideKey {
+        let mut planes = self.planes;
+        for (i, plane) in planes.iter_mut().enumerate() {
+            *plane &= !Bitboard::from(from).0;
+            if role as u32 & 1 << i != 0 {
+                *plane |= Bitboard::from(to).0;
+            }
+        }
+        SideKey { planes, ..self }
+    }
+
+    /// The key with `moves` moves left.
+    fn with_moves(self, moves: u8) -> SideKey {
+        SideKey { moves, ..self }
+    }
 }
 
 /// Above this many words the memo starts afresh (8 MB): it grows with the
@@ -102,6 +145,11 @@ impl DistinctMemo {
             self.words.clear();
             self.per_side = per_side;
         }
+        // Room for all at once: pages untouched cost nothing, and a list
+        // that grows by copies touches every page it had again.
+        if self.words.capacity() == 0 {
+            self.words.reserve(MEMO_WORDS);
+        }
         let words = &mut self.words;
         let start = *self.sides.entry(side).or_insert_with(|| {
             let start = words.len();
@@ -122,19 +170,15 @@ impl<'a> DistinctTest<'a> {
     ) -> DistinctTest<'a> {
         let blocks = BlackBlocks::new(tables(), pos);
         costs.resize(MAX_KINDS, KindCosts::default());
-        let board = pos.board();
-        let key = SideKey {
-            by_role: Role::ALL.map(|r| (board.by_role(r) & board.black()).0),
-            castles: pos.castles().castling_rights().0,
-            moves: 0,
-        };
+        // The files of the rooks Black may castle with.
+        let rights = (pos.castles().castling_rights().0 >> 56) as u8;
         DistinctTest {
             pictures,
             black: BlackSide {
                 units: blocks.units,
                 n: blocks.n_units,
                 castling: blocks.castling,
-                key,
+                key: SideKey::of(pos.board(), rights),
             },
             costs,
             known: 0,
@@ -187,8 +231,7 @@ impl<'a> DistinctTest<'a> {
             after.units[i] = (promotion.unwrap_or(role), to);
             moved = Some(i);
         }
-        after.key.by_role[role as usize - 1] &= !Bitboard::from(from).0;
-        after.key.by_role[promotion.unwrap_or(role) as usize - 1] |= Bitboard::from(to).0;
+        after.key = after.key.moved(from, to, promotion.unwrap_or(role));
         self.moved_known = 0;
         self.run(&after, moved, left, kept, into, memo);
         true
@@ -206,10 +249,7 @@ impl<'a> DistinctTest<'a> {
         memo: &mut DistinctMemo,
     ) {
         into.clear();
-        let side = SideKey {
-            moves: left / 2,
-            ..black.key
-        };
+        let side = black.key.with_moves(left / 2);
         let known = memo.of(side, self.pictures.all.len());
         for c in alive {
             if self.untold(c) || self.fits(black, moved, u32::from(left / 2), c, known) {
@@ -299,10 +339,7 @@ impl<'a> DistinctTest<'a> {
         let Some(spared) = moves.checked_sub(1) else {
             return false;
         };
-        let side = SideKey {
-            moves: spared,
-            ..self.black.key
-        };
+        let side = self.black.key.with_moves(spared);
         let known = memo.of(side, self.pictures.all.len());
         let black = self.black;
         alive.iter().any(|c| {

@@ -574,7 +574,8 @@ fn replayed_verdicts_are_the_tests_verdicts() {
                 verdicts.push((m, keeps, verdict));
             }
             let (mut stored, mut stored_onto) = (Vec::new(), [Bitboard::EMPTY; 64]);
-            let Some(was_targeted) = replays.get(&key, &mut stored, &mut stored_onto) else {
+            let Some(was_targeted) = replays.get(&key, pos.board(), &mut stored, &mut stored_onto)
+            else {
                 if targeted {
                     with_pawn_moves(pos.board(), &mut onto);
                 }
@@ -582,7 +583,7 @@ fn replayed_verdicts_are_the_tests_verdicts() {
                     .iter()
                     .filter(|(m, ..)| !targeted || on_target(&onto, m));
                 let judged: Vec<Verdict> = judged.filter_map(|v| v.2).collect();
-                replays.put(key, &judged, pos.board().black(), targeted.then_some(&onto));
+                replays.put(key, pos.board(), &judged, targeted.then_some(&onto));
                 continue;
             };
             replayed += 1;
