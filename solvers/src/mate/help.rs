@@ -350,12 +350,14 @@ impl Solver {
             None => Vec::new(),
         };
         verdicts.clear();
-        let replayed = replay_key
-            .as_ref()
-            .and_then(|key| self.replays.get(key, pos.board(), &mut verdicts, &mut onto));
+        let replayed = replay_key.as_ref().and_then(|key| {
+            let board = pos.board();
+            self.replays
+                .get(key, alive, board, &mut verdicts, &mut onto)
+        });
         let recording = replay_key.is_some() && replayed.is_none();
         let mut targeted = match (left, pos.turn(), &pictures, replayed) {
-            (_, _, _, Some(targeted)) => targeted,
+            (_, _, _, Some((targeted, _))) => targeted,
             (2, Color::Black, Some((pictures, _)), _) => {
                 pictures.last_black_targets(pos, alive, &mut onto)
             }
@@ -403,14 +405,15 @@ impl Solver {
         for m in &moves {
             let mut exact = false;
             let mut distinct = false;
-            let replay = replayed
-                .and_then(|_| verdicts.iter().find(|v| v.is(m)))
-                .copied();
-            if let Some(v) = replay {
+            let replay = replayed.and_then(|(_, places)| {
+                let v = verdicts.iter().find(|v| v.is(m))?;
+                Some((*v, places))
+            });
+            if let Some((v, places)) = replay {
                 (exact, distinct) = (v.exact, v.distinct);
-                v.pictures(alive, false, &mut buffers.kept);
+                v.pictures(alive, &places, false, &mut buffers.kept);
                 if distinct {
-                    v.pictures(alive, true, &mut buffers.distinct_kept);
+                    v.pictures(alive, &places, true, &mut buffers.distinct_kept);
                 }
             } else {
                 if let Some(test) = &mut test {
@@ -502,7 +505,7 @@ impl Solver {
         if let Some(key) = replay_key {
             if recording && !self.out_of_time {
                 let onto = targeted.then_some(&onto);
-                self.replays.put(key, pos.board(), &verdicts, onto);
+                self.replays.put(key, alive, pos.board(), &verdicts, onto);
             }
             self.verdicts[usize::from(left)] = verdicts;
         }

@@ -14,7 +14,7 @@
 //! did not judge (one that takes, castles or takes en passant, or was
 //! not legal there) is judged where it comes.
 
-use super::picture::Costs;
+use super::picture::{black_planes, Costs};
 use crate::checking::pawn_steps;
 use crate::fxhash::FxHashMap;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
@@ -29,51 +29,42 @@ const MAX_NODES: usize = 1 << 16;
 /// Verdicts (and targets) a search's lists have room for from the start.
 const RESERVED_VERDICTS: usize = 1 << 16;
 
-/// A Black node as its Black moves' verdicts depend on it. (Kept small:
-/// each page of memory a search first touches costs a page fault, the
-/// time of tens of thousands of instructions.)
+/// A Black node as its Black moves' verdicts depend on it, but for its
+/// pictures: Black's side (see [`black_planes`]) and castling rights,
+/// and the plies left. (A node with the same side and fewer pictures
+/// reads its verdicts too, see [`Replays::get`].)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct NodeKey {
-    /// Black's units' squares, king included; their roles in the
-    /// squares' order, three bits each, and Black's castling rights
-    /// (their rooks' files) above them.
-    black: [u64; 2],
-    /// The pictures alive: index, Black's moves for the blocks, the
-    /// king's distance.
-    alive: [(u16, u8, u8); MAX_REPLAYED],
+    planes: [u64; 3],
+    /// The files of the rooks Black may castle with.
+    rights: u8,
     left: u8,
-    n: u8,
 }
 
 impl NodeKey {
     /// The key of Black's node `pos` with `left` plies to go and the
-    /// pictures `alive`; `None` with more than [`MAX_REPLAYED`] (or a
-    /// picture index past 16 bits).
+    /// pictures `alive`; `None` with more than [`MAX_REPLAYED`] pictures
+    /// (or a picture index past 16 bits), whose verdicts are not kept.
     pub(super) fn new(pos: &Chess, left: u8, alive: &[Costs]) -> Option<NodeKey> {
-        if alive.len() > MAX_REPLAYED {
-            return None;
-        }
-        let board = pos.board();
-        let black = board.black();
-        let mut roles = 0u64;
-        for (i, sq) in black.into_iter().enumerate() {
-            let role = board.role_at(sq).map_or(0, |r| r as u64);
-            roles |= role << (3 * i);
-        }
-        let rights = pos.castles().castling_rights() & Bitboard::from_rank(shakmaty::Rank::Eighth);
-        let mut key = NodeKey {
-            black: [black.0, roles | (rights.0 >> 56) << 48],
-            alive: [(0, 0, 0); MAX_REPLAYED],
+        let small = alive.len() <= MAX_REPLAYED && alive.iter().all(|c| c.index <= 0xffff);
+        small.then(|| NodeKey {
+            planes: black_planes(pos.board()),
+            rights: (pos.castles().castling_rights().0 >> 56) as u8,
             left,
-            n: alive.len() as u8,
-        };
-        for (slot, c) in key.alive.iter_mut().zip(alive) {
-            let (blocks, king) = c.black();
-            *slot = (u16::try_from(c.index).ok()?, blocks, king);
-        }
-        Some(key)
+        })
     }
 }
+
+/// A node's pictures as kept: index, Black's moves for the blocks, the
+/// king's distance.
+fn picture(c: &Costs) -> (u16, u8, u8) {
+    let (blocks, king) = c.black();
+    (c.index as u16, blocks, king)
+}
+
+/// Where a node's pictures stand among those of the node met before
+/// whose verdicts it reads.
+pub(super) type Places = [u8; MAX_REPLAYED];
 
 /// What the two tests said of one Black move that takes nothing.
 #[derive(Debug, Clone, Copy)]
@@ -145,27 +136,37 @@ impl Verdict {
             if from == self.from && to == self.to && promotion == self.promotion)
     }
 
-    /// The move test's pictures (`distinct` false) or the distinct-blocker
-    /// test's, with their costs after the move, into `into`.
-    pub(super) fn pictures(&self, alive: &[Costs], distinct: bool, into: &mut Vec<Costs>) {
+    /// Of the pictures `alive` (standing at `places` among the judged
+    /// node's), those the move test kept (`distinct` false) or the
+    /// distinct-blocker test kept, with their costs after the move, into
+    /// `into`.
+    pub(super) fn pictures(
+        &self,
+        alive: &[Costs],
+        places: &Places,
+        distinct: bool,
+        into: &mut Vec<Costs>,
+    ) {
         into.clear();
-        let places = if distinct {
+        let kept = if distinct {
             self.distinct_kept
         } else {
             self.kept
         };
-        for (i, c) in alive.iter().enumerate() {
-            if places & 1 << i != 0 {
-                into.push(c.with_black(self.costs[i]));
+        for (c, &place) in alive.iter().zip(places) {
+            if kept & 1 << place != 0 {
+                into.push(c.with_black(self.costs[usize::from(place)]));
             }
         }
     }
 }
 
-/// One Black node's verdicts and targets: where they start in
-/// [`Replays`]' lists, and how many verdicts.
+/// One Black node's pictures, and its verdicts and targets: where they
+/// start in [`Replays`]' lists, and how many verdicts.
 #[derive(Debug, Clone, Copy)]
 struct Node {
+    pictures: [(u16, u8, u8); MAX_REPLAYED],
+    n_pictures: u8,
     verdicts: u32,
     n_verdicts: u16,
     /// Whether its moves were generated onto targets, one a Black unit
@@ -190,17 +191,26 @@ impl Replays {
         self.targets.clear();
     }
 
-    /// Whether node `key` (Black's node on `board`) was met before; if
-    /// so its verdicts go into `verdicts` and its targets into `onto`, and
-    /// `Some` tells whether its moves were generated onto them.
+    /// Whether a node with key `key` (Black's node on `board`) and the
+    /// pictures `alive` or more was met before; if so its verdicts go into
+    /// `verdicts` and its targets into `onto`, and `Some` tells whether
+    /// its moves were generated onto them, and where `alive` stand among
+    /// its pictures. (A move that keeps one of `alive` keeps it there too,
+    /// each picture's verdict its own: so it is on those targets.)
     pub(super) fn get(
         &self,
         key: &NodeKey,
+        alive: &[Costs],
         board: &Board,
         verdicts: &mut Vec<Verdict>,
         onto: &mut [Bitboard; 64],
-    ) -> Option<bool> {
+    ) -> Option<(bool, Places)> {
         let node = self.nodes.get(key)?;
+        let judged = &node.pictures[..usize::from(node.n_pictures)];
+        let mut places = [0; MAX_REPLAYED];
+        for (place, c) in places.iter_mut().zip(alive) {
+            *place = judged.iter().position(|&p| p == picture(c))? as u8;
+        }
         let start = node.verdicts as usize;
         verdicts.clear();
         verdicts.extend_from_slice(&self.verdicts[start..start + usize::from(node.n_verdicts)]);
@@ -211,15 +221,17 @@ impl Replays {
                 onto[sq.to_usize()] = to;
             }
         }
-        Some(node.targeted)
+        Some((node.targeted, places))
     }
 
-    /// Keeps node `key`'s `verdicts` (Black's node on `board`), and its
-    /// targets `onto` (see [`with_pawn_moves`]) when its moves were
-    /// generated onto them.
+    /// Keeps the `verdicts` of node `key` with pictures `alive` (Black's
+    /// node on `board`), and its targets `onto` (see [`with_pawn_moves`])
+    /// when its moves were generated onto them, in place of any node kept
+    /// with that key.
     pub(super) fn put(
         &mut self,
         key: NodeKey,
+        alive: &[Costs],
         board: &Board,
         verdicts: &[Verdict],
         onto: Option<&[Bitboard; 64]>,
@@ -233,12 +245,17 @@ impl Replays {
             self.verdicts.reserve(RESERVED_VERDICTS);
             self.targets.reserve(RESERVED_VERDICTS);
         }
-        let node = Node {
+        let mut node = Node {
+            pictures: [(0, 0, 0); MAX_REPLAYED],
+            n_pictures: alive.len() as u8,
             verdicts: self.verdicts.len() as u32,
             n_verdicts: verdicts.len().min(usize::from(u16::MAX)) as u16,
             targeted: onto.is_some(),
             targets: self.targets.len() as u32,
         };
+        for (slot, c) in node.pictures.iter_mut().zip(alive) {
+            *slot = picture(c);
+        }
         self.verdicts
             .extend_from_slice(&verdicts[..usize::from(node.n_verdicts)]);
         if let Some(onto) = onto {

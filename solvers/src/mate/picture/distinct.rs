@@ -66,10 +66,9 @@ pub(crate) struct DistinctTest<'a> {
 /// A Black side as the test's verdict on a picture depends on it: its
 /// units by role, the king's square among them (a picture's king
 /// distance comes off its budget), its castling rights (a second way for
-/// a rook) and its moves left. The roles are kept as three planes, bit
-/// `i` of each unit's role on plane `i` (every role has one): the memo's
-/// pages are each a page fault when first touched, and this is half the
-/// size of a board per role.
+/// a rook) and its moves left. The roles are kept as three planes (see
+/// [`black_planes`]): the memo's pages are each a page fault when first
+/// touched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct SideKey {
     planes: [u64; 3],
@@ -82,17 +81,8 @@ impl SideKey {
     /// The key of Black's side on `board` with castling `rights`, and no
     /// moves yet.
     fn of(board: &shakmaty::Board, rights: u8) -> SideKey {
-        let mut planes = [0; 3];
-        for role in Role::ALL {
-            let on = (board.by_role(role) & board.black()).0;
-            for (i, plane) in planes.iter_mut().enumerate() {
-                if role as u32 & 1 << i != 0 {
-                    *plane |= on;
-                }
-            }
-        }
         SideKey {
-            planes,
+            planes: black_planes(board),
             rights,
             moves: 0,
         }
@@ -115,6 +105,22 @@ impl SideKey {
     fn with_moves(self, moves: u8) -> SideKey {
         SideKey { moves, ..self }
     }
+}
+
+/// Black's units on `board` by role, as three planes: bit `i` of each
+/// unit's role on plane `i` (every role has one, so the planes tell the
+/// squares too). Half the size of a board per role.
+pub(crate) fn black_planes(board: &shakmaty::Board) -> [u64; 3] {
+    let mut planes = [0; 3];
+    for role in Role::ALL {
+        let on = (board.by_role(role) & board.black()).0;
+        for (i, plane) in planes.iter_mut().enumerate() {
+            if role as u32 & 1 << i != 0 {
+                *plane |= on;
+            }
+        }
+    }
+    planes
 }
 
 /// Above this many words the memo starts afresh (8 MB): it grows with the

@@ -27,7 +27,7 @@ mod enumerate;
 mod movetest;
 use castling::{Castling, Rows};
 use distinct::two_cheapest;
-pub(crate) use distinct::{DistinctMemo, DistinctTest, KindCosts};
+pub(crate) use distinct::{black_planes, DistinctMemo, DistinctTest, KindCosts};
 use enumerate::*;
 pub(crate) use movetest::{Costs, Scratch};
 
