@@ -342,6 +342,7 @@ impl Solver {
         // one's are kept for the next.
         let replay_key = distinct_test
             .as_ref()
+            .filter(|_| self.replays.pay())
             .and_then(|_| NodeKey::new(pos, left, alive));
         // Its verdicts, as read back or as found (kept apart from
         // `buffers`, which move in and out of their place at every node).

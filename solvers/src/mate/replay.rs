@@ -181,7 +181,18 @@ pub(crate) struct Replays {
     nodes: FxHashMap<NodeKey, Node>,
     verdicts: Vec<Verdict>,
     targets: Vec<Bitboard>,
+    /// Nodes looked up, and found: where few are found, keeping them
+    /// costs more than it saves (see [`Replays::pay`]).
+    asked: u64,
+    found: u64,
 }
+
+/// Nodes looked up before the replays may stop for finding too few.
+const TRIAL: u64 = 1_000;
+
+/// The replays stop where fewer than one node in this many is found
+/// (hm028, h#6: one in five; its instructions went up 4 % with them).
+const FOUND_SHARE: u64 = 4;
 
 impl Replays {
     /// Forgets every node (a new search's pictures are others).
@@ -189,6 +200,12 @@ impl Replays {
         self.nodes.clear();
         self.verdicts.clear();
         self.targets.clear();
+        (self.asked, self.found) = (0, 0);
+    }
+
+    /// Whether the replays are still worth keeping (see [`FOUND_SHARE`]).
+    pub(super) fn pay(&self) -> bool {
+        self.asked < TRIAL || self.found * FOUND_SHARE >= self.asked
     }
 
     /// Whether a node with key `key` (Black's node on `board`) and the
@@ -198,13 +215,14 @@ impl Replays {
     /// its pictures. (A move that keeps one of `alive` keeps it there too,
     /// each picture's verdict its own: so it is on those targets.)
     pub(super) fn get(
-        &self,
+        &mut self,
         key: &NodeKey,
         alive: &[Costs],
         board: &Board,
         verdicts: &mut Vec<Verdict>,
         onto: &mut [Bitboard; 64],
     ) -> Option<(bool, Places)> {
+        self.asked += 1;
         let node = self.nodes.get(key)?;
         let judged = &node.pictures[..usize::from(node.n_pictures)];
         let mut places = [0; MAX_REPLAYED];
@@ -221,6 +239,7 @@ impl Replays {
                 onto[sq.to_usize()] = to;
             }
         }
+        self.found += 1;
         Some((node.targeted, places))
     }
 
