@@ -57,7 +57,6 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use serde::{Deserialize, Serialize};
 use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
@@ -71,6 +70,7 @@ use crate::transposition::{payload, Table};
 use picture::{Costs, DistinctMemo, DistinctTest, KindCosts, Pictures, Scratch, Units};
 
 mod distances;
+mod found;
 mod help;
 mod help_bound;
 mod immobile;
@@ -85,76 +85,10 @@ pub mod repair;
 #[cfg_attr(not(test), allow(dead_code))]
 mod tablegen;
 pub mod tree;
+pub use found::{Found, Key, Line, SolveError, Stats, Unfinished};
 use help::*;
 pub(crate) use lines::render_line;
 use lines::render_lines;
-
-/// A first move that forces the goal, and in how many moves.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Key {
-    pub san: String,
-    pub uci: String,
-    /// Moves to the goal with best defence (shorter than stipulated = short solution).
-    pub length: u32,
-}
-
-/// One helpmate solution: the whole line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Line {
-    /// Numbered SAN, e.g. `1.Kb8 O-O 2.g2 Rf8#`.
-    pub san: String,
-    pub uci: Vec<String>,
-}
-
-/// What the solver found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Found {
-    /// Direct and self mates: every key.
-    Keys(Vec<Key>),
-    /// Helpmates: every solution.
-    Lines(Vec<Line>),
-}
-
-/// The budget ran out; what was proven so far.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unfinished {
-    pub found: Found,
-    /// First moves fully examined, out of all.
-    pub examined: usize,
-    pub total: usize,
-}
-
-/// Why a problem cannot be solved at all.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SolveError {
-    #[error("{0} is not a mate stipulation")]
-    NotMate(Stipulation),
-    #[error("{stipulation} needs {needed} to move in the diagram")]
-    WrongSide {
-        stipulation: Stipulation,
-        needed: &'static str,
-    },
-}
-
-/// Search statistics, for benchmarks.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Stats {
-    pub nodes: u64,
-    pub tt_hits: u64,
-    /// Helpmate mate pictures enumerated (0: none, or too many to use).
-    pub pictures: u64,
-    /// Directmate nodes a recognizer proved to hold no win.
-    pub recognized: u64,
-}
-
-impl Stats {
-    fn add(&mut self, other: Stats) {
-        self.nodes += other.nodes;
-        self.tt_hits += other.tt_hits;
-        self.pictures = self.pictures.max(other.pictures);
-        self.recognized += other.recognized;
-    }
-}
 
 /// A defence node before its replies are searched: `Break` with the answer
 /// when it is immediate, else `Continue` with the replies to search.
