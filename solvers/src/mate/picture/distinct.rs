@@ -2,6 +2,7 @@
 //! distinct Black units fill at the end, so blocks that share their
 //! cheapest unit cost more than the plain sum of cheapest blockers.
 
+use super::assignment::{Assignment, MAX_BLOCKS};
 use super::*;
 use crate::fxhash::FxHashMap;
 
@@ -462,9 +463,9 @@ const MAX_COUNTED: usize = 16;
 /// cheapest (cost, unit).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct KindCosts {
-    units: [u8; 16],
-    best: (u8, usize),
-    second: (u8, usize),
+    pub(super) units: [u8; 16],
+    pub(super) best: (u8, usize),
+    pub(super) second: (u8, usize),
 }
 
 impl Default for KindCosts {
@@ -479,7 +480,7 @@ impl Default for KindCosts {
 
 impl KindCosts {
     /// The costs of `units`, each by `cost(role, square)`.
-    fn of(units: &[(Role, Square)], cost: impl Fn(Role, Square) -> u8) -> KindCosts {
+    pub(super) fn of(units: &[(Role, Square)], cost: impl Fn(Role, Square) -> u8) -> KindCosts {
         let mut k = KindCosts::default();
         for (u, &(r, sq)) in units.iter().enumerate() {
             let d = cost(r, sq);
@@ -497,7 +498,7 @@ impl KindCosts {
     /// The cheapest (cost, unit) once unit `moved` costs `now`, and a
     /// lower bound on the second cheapest's cost (the third cheapest,
     /// which may become the second, is not kept).
-    fn best_with(&self, moved: usize, now: u8) -> ((u8, usize), u8) {
+    pub(super) fn best_with(&self, moved: usize, now: u8) -> ((u8, usize), u8) {
         if self.best.1 != moved {
             return if now < self.best.0 {
                 ((now, moved), self.best.0)
@@ -538,103 +539,6 @@ impl Pictures {
             squares.add(sq);
         }
         false
-    }
-}
-
-/// Blocks a picture has at most: the king's flights.
-const MAX_BLOCKS: usize = 8;
-
-/// Black units assigned to a picture's blocks, one unit a block: the
-/// least total cost, by branch and bound over the blocks in turn.
-struct Assignment<'a> {
-    /// The node's costs by kind.
-    costs: &'a [KindCosts],
-    /// The blocks' kinds.
-    kinds: &'a [usize],
-    /// The unit a move under test moved, and its costs by block after it.
-    moved: Option<(usize, [u8; MAX_BLOCKS])>,
-    n_units: usize,
-}
-
-/// Branches the assignment search takes at most: past them it answers
-/// that an assignment fits (which keeps the test a lower bound). With
-/// many units and moves to spare, a conflict deep down would otherwise
-/// cost a search through their combinations.
-const MAX_BRANCHES: u32 = 64;
-
-impl Assignment<'_> {
-    /// Unit `u`'s cost to fill block `i`.
-    fn cost(&self, i: usize, u: usize) -> u8 {
-        match self.moved {
-            Some((m, now)) if m == u => now[i],
-            _ => self.costs[self.kinds[i]].units[u],
-        }
-    }
-
-    /// Whether some assignment costs at most `budget` moves.
-    fn within(&self, budget: u32) -> bool {
-        // `rest[i]`: the sum of blocks `i..`'s cheapest costs, a bound on
-        // what they add.
-        let mut rest = [0u32; MAX_BLOCKS + 1];
-        let mut cheapest = 0u16;
-        // Per unit, the sum and the largest of (second - cheapest) over
-        // the blocks it is cheapest for, and the units cheapest for two
-        // blocks or more.
-        let mut gaps = [(0u32, 0u32); 16];
-        let mut shared = 0u16;
-        for (i, &k) in self.kinds.iter().enumerate().rev() {
-            let ((cost, unit), second) = match self.moved {
-                Some((m, now)) => self.costs[k].best_with(m, now[i]),
-                None => (self.costs[k].best, self.costs[k].second.0),
-            };
-            rest[i] = rest[i + 1] + u32::from(cost);
-            let gap = u32::from(second) - u32::from(cost);
-            let g = &mut gaps[unit];
-            if cheapest & 1 << unit == 0 {
-                *g = (gap, gap);
-            } else {
-                shared |= 1 << unit;
-                *g = (g.0 + gap, g.1.max(gap));
-            }
-            cheapest |= 1 << unit;
-        }
-        // Each block its cheapest unit, when those are distinct, is the
-        // least assignment.
-        if shared == 0 {
-            return rest[0] <= budget;
-        }
-        // Of the blocks that share their cheapest unit, all but one get
-        // another unit, at their second cheapest's cost or more.
-        let mut bound = rest[0];
-        while shared != 0 {
-            let (sum, largest) = gaps[shared.trailing_zeros() as usize];
-            bound += sum - largest;
-            shared &= shared - 1;
-        }
-        bound <= budget && self.fill(&rest, 0, 0, 0, budget, &mut 0)
-    }
-
-    fn fill(
-        &self,
-        rest: &[u32; MAX_BLOCKS + 1],
-        i: usize,
-        used: u16,
-        spent: u32,
-        budget: u32,
-        branches: &mut u32,
-    ) -> bool {
-        if i == self.kinds.len() {
-            return true;
-        }
-        (0..self.n_units).any(|u| {
-            let d = u32::from(self.cost(i, u));
-            if used & 1 << u != 0 || spent + d + rest[i + 1] > budget {
-                return false;
-            }
-            *branches += 1;
-            *branches > MAX_BRANCHES
-                || self.fill(rest, i + 1, used | 1 << u, spent + d, budget, branches)
-        })
     }
 }
 

@@ -21,6 +21,7 @@ use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::distances::{empty_attacks, tables, Tables, FAR, NEAR};
 
+mod assignment;
 mod castling;
 mod distinct;
 mod enumerate;
