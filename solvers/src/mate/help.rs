@@ -4,6 +4,8 @@
 use super::immobile::Immobility;
 use super::replay::{self, NodeKey, Verdict};
 use super::*;
+use shakmaty::zobrist::ZobristValue;
+use shakmaty::{Bitboard, Role};
 
 /// Table size (log2 of slots) for a helpmate: in proportion to the work,
 /// estimated from both sides' mobility in the diagram. Fitted on corpus
@@ -25,6 +27,44 @@ pub(super) fn help_table_log2(pos: &Chess, plies: u32) -> u32 {
 /// same position at another depth is another entry.
 pub(super) fn help_key(hash: u64, left: u8) -> u64 {
     hash ^ (u64::from(left) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The hash of the position after `m` from `pos`, whose hash is `hash`,
+/// where it follows from the move alone: shakmaty's update, and a king's
+/// move where neither side's castling rights change (shakmaty leaves out
+/// every king move, as a king with rights loses them). Helpmates are king
+/// walks as often as not: their children would be played and hashed
+/// afresh before the table could tell them.
+pub(crate) fn hash_after(pos: &Chess, hash: u64, m: &Move) -> Option<u64> {
+    if let Some(h) = pos.update_zobrist_hash(Zobrist64(hash), *m, EnPassantMode::Legal) {
+        return Some(h.0);
+    }
+    let Move::Normal {
+        role: Role::King,
+        from,
+        capture,
+        to,
+        promotion: None,
+    } = *m
+    else {
+        return None;
+    };
+    let rights = pos.castles().castling_rights();
+    let turn = pos.turn();
+    if pos.maybe_ep_square().is_some()
+        || !(rights & Bitboard::from_rank(turn.backrank())).is_empty()
+        || rights.contains(to)
+    {
+        return None;
+    }
+    let mut h = Zobrist64(hash);
+    h ^= Zobrist64::zobrist_for_white_turn();
+    h ^= Zobrist64::zobrist_for_piece(from, Role::King.of(turn));
+    h ^= Zobrist64::zobrist_for_piece(to, Role::King.of(turn));
+    if let Some(taken) = capture {
+        h ^= Zobrist64::zobrist_for_piece(to, taken.of(!turn));
+    }
+    Some(h.0)
 }
 
 /// The move-count test is dropped once this many calls pruned less than
@@ -460,8 +500,7 @@ impl Solver {
             // follows from the move (when shakmaty can tell it cheaply).
             let child_hash = hash
                 .filter(|_| left >= 3)
-                .and_then(|h| pos.update_zobrist_hash(Zobrist64(h), *m, EnPassantMode::Legal))
-                .map(|h| h.0);
+                .and_then(|h| hash_after(pos, h, m));
             if let Some(h) = child_hash {
                 if self
                     .shared

@@ -80,3 +80,63 @@ fn a_rook_that_may_castle_leaves_with_the_king() {
     firsts.sort_unstable();
     assert_eq!(firsts, ["h5g4", "h5g5"], "{lines:?}");
 }
+
+/// The hash after a move, where it follows from the move, is the child's
+/// own; and it follows for every king move that changes no castling
+/// right. Walks from positions with castling rights on one side or both,
+/// en passant squares, promotions and kings that may take a castling
+/// rook.
+#[test]
+fn hashes_after_moves_are_the_childrens_own() {
+    let (mut followed, mut kings) = (0, 0);
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1",
+        "4k2r/6K1/8/8/8/8/8/8 w k - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/1P6/8/2pP4/8/8/8/4K3 w - c6 0 1",
+        "8/8/2pbkp2/2pnr3/4p3/8/4PK2/8 b - - 0 1",
+    ] {
+        for _walk in 0..20 {
+            let mut pos = position(fen);
+            for _ply in 0..12 {
+                let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for m in &moves {
+                    let mut child = pos.clone();
+                    child.play_unchecked(*m);
+                    let own = child.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+                    let after = help::hash_after(&pos, hash, m);
+                    if let Some(after) = after {
+                        assert_eq!(after, own, "{m} in {}", fen_of(&pos));
+                        followed += 1;
+                    }
+                    let rights = pos.castles().castling_rights();
+                    if m.role() == shakmaty::Role::King
+                        && !m.is_castle()
+                        && pos.maybe_ep_square().is_none()
+                        && (rights & shakmaty::Bitboard::from_rank(pos.turn().backrank()))
+                            .is_empty()
+                        && !rights.contains(m.to())
+                    {
+                        assert!(after.is_some(), "{m} in {}", fen_of(&pos));
+                        kings += 1;
+                    }
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+    }
+    assert!(followed > 5_000 && kings > 500, "{followed} {kings}");
+}
+
+fn fen_of(pos: &Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
