@@ -4,7 +4,7 @@
 //! solver's figure for the same problem on this machine.
 //!
 //! `cargo bench -p cookd --bench oneshot [-- help|all] [--only ID,ID..]
-//! [--threads N]`
+//! [--threads N] [--min-cpu S] [--reference PATH]`
 //!
 //! The solver pool has one thread unless `--threads` says otherwise (the
 //! reference's figures are single-threaded; the default configuration's
@@ -22,6 +22,12 @@
 //! machine on one day, and a machine's speed varies more than the bar's
 //! margins (the same Popeye took 2.2x the corpus's seconds on a later
 //! day). Helpmates are given to it with `option intelligent`.
+//!
+//! Each solve is repeated until it has taken `--min-cpu` seconds of CPU
+//! (0.2 by default, at most 50 runs; the reference's too) and the mean is
+//! shown: the kernel counts a process's CPU time in ticks of a few
+//! milliseconds, so a single run of a 15 ms solve reads anywhere from 12
+//! to 25 ms. `--min-cpu 0` times one run each.
 //!
 //! Before timing, every row is solved once untimed: a few-unit problem's
 //! first solve on a machine generates the endgame tables its tablebase
@@ -50,6 +56,11 @@ fn main() {
         .position(|a| a == "--threads")
         .and_then(|i| args.get(i + 1))
         .map_or(1, |s| s.parse().expect("--threads N"));
+    let min_cpu: f64 = args
+        .iter()
+        .position(|a| a == "--min-cpu")
+        .and_then(|i| args.get(i + 1))
+        .map_or(0.2, |s| s.parse().expect("--min-cpu S"));
     let reference = args
         .iter()
         .position(|a| a == "--reference")
@@ -91,9 +102,7 @@ fn main() {
     for row in &rows {
         let mut ref_s: f64 = row[ref_col].parse().expect("filtered above");
         let file = dir.path().join(format!("{}.fen", row["id"]));
-        let before = children_cpu();
-        let out = solve(&file);
-        let after = children_cpu();
+        let ((user, sys), out) = mean_cpu(min_cpu, || solve(&file));
         if let Some(path) = &reference {
             let Some(text) = popeye_input(&row["fen"], &row["stipulation"]) else {
                 println!("{:<20} side to move not Popeye's: left out", row["id"]);
@@ -101,18 +110,17 @@ fn main() {
             };
             let input = dir.path().join(format!("{}.inp", row["id"]));
             std::fs::write(&input, text).expect("reference input");
-            let before = children_cpu();
-            let status = Command::new(path)
-                .arg(&input)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .expect("the reference solver");
-            let after = children_cpu();
+            let ((user, sys), status) = mean_cpu(min_cpu, || {
+                Command::new(path)
+                    .arg(&input)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .expect("the reference solver")
+            });
             assert!(status.success(), "{}: the reference failed", row["id"]);
-            ref_s = after.0 - before.0 + after.1 - before.1;
+            ref_s = user + sys;
         }
-        let (user, sys) = (after.0 - before.0, after.1 - before.1);
         let text = String::from_utf8_lossy(&out.stdout);
         let verdict = text
             .lines()
@@ -125,7 +133,7 @@ fn main() {
         total += user + sys;
         total_ref += ref_s;
         println!(
-            "{:<20} {:<7} {user:>8.3} {sys:>8.3} {ref_s:>8.3} {ratio:>7.2}  {verdict}",
+            "{:<20} {:<7} {user:>8.4} {sys:>8.4} {ref_s:>8.4} {ratio:>7.2}  {verdict}",
             row["id"], row["stipulation"]
         );
     }
@@ -135,6 +143,24 @@ fn main() {
         total_ref / total,
         under.len()
     );
+}
+
+/// Runs `run` until it has taken `min_cpu` seconds of CPU in child
+/// processes (once at least, 50 times at most): the mean user and system
+/// seconds of a run, and the last run's result.
+fn mean_cpu<T>(min_cpu: f64, mut run: impl FnMut() -> T) -> ((f64, f64), T) {
+    let before = children_cpu();
+    let mut runs = 0;
+    loop {
+        let out = run();
+        runs += 1;
+        let after = children_cpu();
+        let (user, sys) = (after.0 - before.0, after.1 - before.1);
+        if user + sys >= min_cpu || runs == 50 {
+            let n = f64::from(runs);
+            return ((user / n, sys / n), out);
+        }
+    }
 }
 
 /// The problem as Popeye input (English keywords): its units, its
