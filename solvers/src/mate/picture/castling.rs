@@ -51,6 +51,10 @@ impl Castling {
             n: 0,
         };
         let castles = pos.castles();
+        // Most positions a search meets have none.
+        if castles.castling_rights().is_empty() {
+            return c;
+        }
         for color in Color::ALL {
             let Some(king) = pos.board().king_of(color) else {
                 continue;
