@@ -15,7 +15,7 @@
 //! not legal there) is judged where it comes. Where few nodes come again
 //! they cost more than they save, and stop (see [`Replays::pay`]).
 
-use super::picture::{black_planes, Costs};
+use super::picture::{black_planes, black_rights, Costs};
 use crate::checking::pawn_steps;
 use crate::fxhash::FxHashMap;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
@@ -52,7 +52,7 @@ impl NodeKey {
         let small = alive.len() <= MAX_REPLAYED && alive.iter().all(|c| c.index <= 0xffff);
         small.then(|| NodeKey {
             planes: black_planes(pos.board()),
-            rights: (pos.castles().castling_rights().0 >> 56) as u8,
+            rights: black_rights(pos),
             left,
         })
     }

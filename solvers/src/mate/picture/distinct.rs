@@ -108,6 +108,12 @@ impl SideKey {
     }
 }
 
+/// The files of the rooks Black may castle with in `pos` (its castling
+/// rights, as the keys of Black's side hold them).
+pub(crate) fn black_rights(pos: &Chess) -> u8 {
+    (pos.castles().castling_rights().0 >> 56) as u8
+}
+
 /// Black's units on `board` by role, as three planes: bit `i` of each
 /// unit's role on plane `i` (every role has one, so the planes tell the
 /// squares too). Half the size of a board per role.
@@ -177,8 +183,7 @@ impl<'a> DistinctTest<'a> {
     ) -> DistinctTest<'a> {
         let blocks = BlackBlocks::new(tables(), pos);
         costs.resize(MAX_KINDS, KindCosts::default());
-        // The files of the rooks Black may castle with.
-        let rights = (pos.castles().castling_rights().0 >> 56) as u8;
+        let rights = black_rights(pos);
         DistinctTest {
             pictures,
             black: BlackSide {

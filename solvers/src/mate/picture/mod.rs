@@ -28,7 +28,7 @@ mod enumerate;
 mod movetest;
 use castling::{Castling, Rows};
 use distinct::two_cheapest;
-pub(crate) use distinct::{black_planes, DistinctMemo, DistinctTest, KindCosts};
+pub(crate) use distinct::{black_planes, black_rights, DistinctMemo, DistinctTest, KindCosts};
 use enumerate::*;
 pub(crate) use movetest::{Costs, Scratch};
 
