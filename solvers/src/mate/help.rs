@@ -291,14 +291,26 @@ impl Solver {
             if self.verdicts.len() <= usize::from(left) {
                 self.verdicts.resize_with(usize::from(left) + 1, Vec::new);
             }
-            alive = match node.alive {
-                // The parent's move test found the pictures and their costs.
-                Some(alive) if node.exact => alive,
-                _ => {
-                    pictures.filter(pos, units, left, node.alive, &mut buffers.alive);
-                    &buffers.alive
+            // The parent's move test may have found the pictures and their
+            // costs; else the filter finds them.
+            let mut exact = node.alive.filter(|_| node.exact);
+            if exact.is_none() {
+                pictures.filter(pos, units, left, node.alive, &mut buffers.alive);
+            }
+            // A pawn a Black pawn blocks costs more than its distance.
+            if let Some(blocked) = BlockedPawn::of(pictures, pos, units) {
+                let keeps = blocked.keeper(pictures, left);
+                match exact {
+                    Some(found) if !found.iter().all(&keeps) => {
+                        buffers.alive.clear();
+                        buffers.alive.extend(found.iter().filter(|c| keeps(c)));
+                        exact = None;
+                    }
+                    Some(_) => {}
+                    None => buffers.alive.retain(&keeps),
                 }
-            };
+            }
+            alive = exact.unwrap_or(&buffers.alive);
             if alive.is_empty() {
                 self.buffers[usize::from(left)] = buffers;
                 return false;
@@ -566,7 +578,8 @@ impl Solver {
 #[derive(Debug, Default)]
 pub(super) struct Buffers {
     /// The pictures reachable at the node, with their costs, when the
-    /// parent's move test could not tell them.
+    /// parent's move test could not tell them (or a blocked pawn drops
+    /// some of those it told).
     pub(super) alive: Vec<Costs>,
     /// Those a move may keep, with their costs after it.
     pub(super) kept: Vec<Costs>,

@@ -67,7 +67,9 @@ use crate::stalemating::{ReplyTest, StalemateTest};
 use crate::stipulation::{Goal, Stipulation};
 use crate::tablebase::Wdl;
 use crate::transposition::{payload, Table};
-use picture::{Costs, DistinctMemo, DistinctTest, KindCosts, Pictures, Scratch, Units};
+use picture::{
+    BlockedPawn, Costs, DistinctMemo, DistinctTest, KindCosts, Pictures, Scratch, Units,
+};
 
 mod distances;
 mod found;

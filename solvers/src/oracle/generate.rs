@@ -10,8 +10,8 @@
 //! passant is on; a castling; a promotion) before the problem starts.
 
 use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
-    Role, Setup, Square,
+    attacks, Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece,
+    Position, Role, Setup, Square,
 };
 
 use super::Rng;
@@ -294,6 +294,7 @@ pub fn mate_case(rng: &mut Rng) -> (Chess, Stipulation) {
             (Stipulation::Help { plies, .. }, 1) if plies >= 3 => {
                 promotion_help(rng, max_units + 1, turn)
             }
+            (Stipulation::Help { plies, .. }, 3) if plies >= 4 => blocked_pawn_help(rng, turn),
             (_, 2) => thinned_game(rng, max_units, turn),
             (
                 Stipulation::SelfMate {
@@ -414,6 +415,106 @@ fn promotion_help(rng: &mut Rng, units: usize, turn: Color) -> Option<Chess> {
             board.set_piece_at(sq, piece);
             placed += 1;
         }
+    }
+    playable(board, turn, Bitboard::EMPTY)
+}
+
+/// A helpmate position with a blocked White pawn, built back from a mate:
+/// White has its king and one pawn (on its second rank, or third), which
+/// would mate the Black king from a square `t` up its file, the White
+/// king guarding `t` from beside it and the other flights filled with
+/// Black units; but a Black pawn stands on the file between (at most two
+/// squares ahead of the White pawn), and the White king stands a step or
+/// two away from its mating square. Black has a knight to spare most of
+/// the time. (The pictures charge such a pawn the king's detour to take
+/// the Black pawn or its way round, see `mate::picture::blocked`.)
+pub fn blocked_pawn_help(rng: &mut Rng, turn: Color) -> Option<Chess> {
+    use shakmaty::{File, Rank};
+    let at = |file: u32, rank: u32| Square::from_coords(File::new(file), Rank::new(rank));
+    let pick = |rng: &mut Rng, squares: Bitboard| {
+        let all: Vec<Square> = squares.into_iter().collect();
+        (!all.is_empty()).then(|| all[rng.below(all.len())])
+    };
+    let mut board = Board::empty();
+    let file = rng.below(8) as u32;
+    let rank = if rng.chance(75) { 1 } else { 2 };
+    let block = rank + 1 + rng.below(2) as u32;
+    // The pawn mates from the Black pawn's square (one step up, where it
+    // cannot go round) or from further up.
+    let check = match block == rank + 1 && rng.chance(30) {
+        true => block,
+        false => block.max(rank + 2) + rng.below(2) as u32,
+    };
+    let king_file = match file {
+        0 => 1,
+        7 => 6,
+        f if rng.chance(50) => f - 1,
+        f => f + 1,
+    };
+    let (pawn, black_pawn, mate_sq) = (at(file, rank), at(file, block), at(file, check));
+    let black_king = at(king_file, check + 1);
+    // The White king's mating square: beside the pawn's, off its file
+    // below it and not next to the Black king.
+    let file_below = Bitboard::from_file(File::new(file)) & !Bitboard::from(mate_sq);
+    let guard = pick(
+        rng,
+        attacks::king_attacks(mate_sq)
+            & !attacks::king_attacks(black_king)
+            & !file_below
+            & !Bitboard::from(black_king),
+    )?;
+    // The White king a step or two away, or where its shortest way to
+    // its square goes over the Black pawn's.
+    // (Or over the square below it, where it may step down.)
+    let over = match block == rank + 2 && rng.chance(50) {
+        true => at(file, block - 1),
+        false => black_pawn,
+    };
+    let over_pawn = Bitboard::from_iter(Square::ALL.into_iter().filter(|sq| {
+        *sq != black_pawn
+            && *sq != over
+            && sq.distance(over) + over.distance(guard) == sq.distance(guard)
+    }));
+    let start = match rng.below(3) {
+        0 => pick(rng, over_pawn)?,
+        n => {
+            let one = pick(rng, attacks::king_attacks(guard) & !file_below)?;
+            match n {
+                1 => one,
+                _ => pick(rng, attacks::king_attacks(one))?,
+            }
+        }
+    };
+    board.set_piece_at(pawn, Color::White.pawn());
+    board.set_piece_at(black_pawn, Color::Black.pawn());
+    board.set_piece_at(black_king, Color::Black.king());
+    if board.piece_at(start).is_some() || start.distance(black_king) < 2 {
+        return None;
+    }
+    board.set_piece_at(start, Color::White.king());
+    let open = attacks::king_attacks(black_king)
+        & !attacks::king_attacks(guard)
+        & !attacks::pawn_attacks(Color::White, mate_sq)
+        & !Bitboard::from(mate_sq);
+    for sq in open {
+        if board.piece_at(sq).is_some() {
+            continue;
+        }
+        let role = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook][rng.below(4)];
+        if role == Role::Pawn && Bitboard::BACKRANKS.contains(sq) {
+            continue;
+        }
+        board.set_piece_at(
+            sq,
+            Piece {
+                color: Color::Black,
+                role,
+            },
+        );
+    }
+    let spare = Square::new(rng.below(64) as u32);
+    if rng.chance(75) && board.piece_at(spare).is_none() && spare.distance(black_king) > 2 {
+        board.set_piece_at(spare, Color::Black.knight());
     }
     playable(board, turn, Bitboard::EMPTY)
 }

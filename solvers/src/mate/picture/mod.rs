@@ -22,10 +22,12 @@ use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role, Square};
 use super::distances::{empty_attacks, tables, Tables, FAR, NEAR};
 
 mod assignment;
+mod blocked;
 mod castling;
 mod distinct;
 mod enumerate;
 mod movetest;
+pub(crate) use blocked::BlockedPawn;
 use castling::{Castling, Rows};
 use distinct::two_cheapest;
 pub(crate) use distinct::{black_planes, black_rights, DistinctMemo, DistinctTest, KindCosts};
@@ -244,6 +246,10 @@ pub(crate) struct Pictures {
     harmless: Vec<HarmlessBlock>,
     /// By square, the harmless blocker kinds on it.
     harmless_on: [Kinds; 64],
+    /// Whether White has one pawn in the diagram, so that a position of
+    /// the search may have a [`BlockedPawn`] (White's pawns only get
+    /// fewer).
+    one_white_pawn: bool,
 }
 
 /// A final state a unit may take, with what it covers of the zone.
@@ -397,6 +403,7 @@ impl Pictures {
                 all,
                 harmless,
                 harmless_on,
+                one_white_pawn: (board.white() & board.pawns()).count() == 1,
             },
             units,
         ))
