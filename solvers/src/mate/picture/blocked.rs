@@ -46,20 +46,13 @@ pub(crate) struct BlockedPawn {
 
 impl BlockedPawn {
     /// The blocked pawn of `pos`, if the position has one.
-    #[inline]
     pub(crate) fn of(pictures: &Pictures, pos: &Chess, units: &Units) -> Option<BlockedPawn> {
-        // Most positions have other White units: told at once.
-        if !pictures.one_white_pawn || pos.board().white().count() != 2 {
-            return None;
-        }
-        Self::of_two(pos, units)
-    }
-
-    /// [`BlockedPawn::of`] where White has two units.
-    #[cold]
-    fn of_two(pos: &Chess, units: &Units) -> Option<BlockedPawn> {
         let board = pos.board();
         let white = board.white();
+        // Most searches have other White units: told at once.
+        if !pictures.one_white_pawn || white.count() != 2 {
+            return None;
+        }
         let king_sq = board.king_of(Color::White)?;
         let from = white.without(king_sq).single_square()?;
         if board.role_at(from) != Some(Role::Pawn) {
