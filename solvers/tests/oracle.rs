@@ -255,3 +255,37 @@ fn helpmates_with_a_blocked_pawn_agree_with_the_reference() {
     println!("{judged} judged, {solved} with solutions, {past} with the pawn past the block");
     assert!(solved >= 10 && past >= 2, "{solved} solved, {past} past");
 }
+
+/// A blocked pawn whose Black pawn steps down into the White king's way:
+/// 1...e3 2.Kxe3 and the king goes on to d3 for 3.e4#, where the king
+/// could not take the pawn on e4 and be on d3 in time. Black's knight
+/// needs two of its three moves for c6, so Black has the one step to
+/// spare exactly: the pictures' charge for the step
+/// (`mate::picture::blocked`) one move too dear loses the solution.
+#[test]
+fn a_black_pawn_stepping_down_into_the_kings_way_keeps_the_helpmate() {
+    use solvers::mate::{Found, Solver};
+    use solvers::Goal;
+    let pos: Chess = "6n1/8/3bn3/2pkp3/4p3/8/4PK2/8 b - - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let mut want = help_lines(&pos, 6, Goal::Mate, &mut Budget::new(10_000_000)).unwrap();
+    want.sort();
+    assert!(
+        want.iter()
+            .any(|l| l.starts_with("e4e3") && l.ends_with("e2e4")),
+        "{want:?}"
+    );
+    let stipulation = Stipulation::Help {
+        plies: 6,
+        goal: Goal::Mate,
+    };
+    let Found::Lines(lines) = Solver::new(None).solve(&pos, stipulation).unwrap().unwrap() else {
+        panic!("a helpmate gives lines");
+    };
+    let mut got: Vec<String> = lines.into_iter().map(|l| l.uci.join(" ")).collect();
+    got.sort();
+    assert_eq!(got, want);
+}

@@ -512,8 +512,12 @@ pub fn blocked_pawn_help(rng: &mut Rng, turn: Color) -> Option<Chess> {
             },
         );
     }
+    // Where the king's way goes below the Black pawn, that pawn's step
+    // down is often Black's only move to spare: no knight then.
     let spare = Square::new(rng.below(64) as u32);
-    if rng.chance(75) && board.piece_at(spare).is_none() && spare.distance(black_king) > 2 {
+    let knight = over == black_pawn || rng.chance(30);
+    if knight && rng.chance(75) && board.piece_at(spare).is_none() && spare.distance(black_king) > 2
+    {
         board.set_piece_at(spare, Color::Black.knight());
     }
     playable(board, turn, Bitboard::EMPTY)
