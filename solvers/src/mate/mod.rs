@@ -47,8 +47,12 @@
 //! plies up, a picture's blocks are given to distinct Black units (the
 //! least such assignment, `picture::distinct`), and Black's moves are put
 //! to that test before they are played; its verdicts are remembered per
-//! Black side, which most White moves leave as it was. Pictures are used
-//! from h#2 on: below it the search costs no more than they do.
+//! Black side, which most White moves leave as it was. Where White has
+//! only its king and one pawn and a Black pawn blocks that pawn's file,
+//! a picture with the pawn up the file is also charged the king's detour
+//! to take the Black pawn or the pawn's way round by captures
+//! (`picture::blocked`). Pictures are used from h#2 on: below it the
+//! search costs no more than they do.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -464,8 +464,8 @@ pub fn blocked_pawn_help(rng: &mut Rng, turn: Color) -> Option<Chess> {
             & !Bitboard::from(black_king),
     )?;
     // The White king a step or two away, or where its shortest way to
-    // its square goes over the Black pawn's.
-    // (Or over the square below it, where it may step down.)
+    // its square goes over the Black pawn's square (or the one below it,
+    // where that pawn may step down).
     let over = match block == rank + 2 && rng.chance(50) {
         true => at(file, block - 1),
         false => black_pawn,

@@ -118,6 +118,8 @@ impl BlockedPawn {
         if round <= spare_white {
             return true;
         }
+        // From here the Black pawn stands on the fourth rank at most, or
+        // right ahead: it has no double step, each step down is a move.
         let spare_black = black_moves.saturating_sub(u32::from(c.blocks) + u32::from(c.king));
         // A block on the pawn's squares may be the pawn's own: its steps
         // down are then counted there.
