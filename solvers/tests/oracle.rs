@@ -123,18 +123,14 @@ fn no_corpus_problem_outside_the_illegal_rows_is_called_illegal() {
 /// too tight loses exactly these solutions.
 #[test]
 fn helpmates_with_castling_rights_agree_with_the_reference() {
-    use shakmaty::{Color, Position};
+    use shakmaty::Position;
     use solvers::oracle::generate::sparse_position;
     use solvers::oracle::Rng;
     let mut rng = Rng::new(20_261_127);
     let (mut judged, mut solved, mut castled) = (0, 0, 0);
     while judged < 150 {
         let plies = 5 + rng.below(2) as u32;
-        let turn = if plies % 2 == 1 {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let turn = help_turn(plies);
         let units = 4 + rng.below(3);
         let pos = sparse_position(&mut rng, units, turn);
         if pos.castles().castling_rights().is_empty() {
@@ -173,11 +169,7 @@ fn helpmates_with_a_blocked_pawn_agree_with_the_reference() {
     let (mut judged, mut solved, mut past) = (0, 0, 0);
     while judged < 300 {
         let plies = 5 + rng.below(3) as u32;
-        let turn = if plies % 2 == 1 {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let turn = help_turn(plies);
         let Some(pos) = blocked_pawn_help(&mut rng, turn) else {
             continue;
         };
@@ -222,17 +214,19 @@ fn helpmates_with_a_blocked_pawn_agree_with_the_reference() {
 /// (`mate::picture::blocked`) one move too dear loses the solution.
 #[test]
 fn a_black_pawn_stepping_down_into_the_kings_way_keeps_the_helpmate() {
-    let pos: Chess = "6n1/8/3bn3/2pkp3/4p3/8/4PK2/8 b - - 0 1"
-        .parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap();
+    let pos = solvers::testing::position("6n1/8/3bn3/2pkp3/4p3/8/4PK2/8 b - - 0 1");
     let want = helpmate_agrees(&pos, 6, 10_000_000).unwrap();
     assert!(
         want.iter()
             .any(|l| l.starts_with("e4e3") && l.ends_with("e2e4")),
         "{want:?}"
     );
+}
+
+/// The side that starts a helpmate of `plies`.
+fn help_turn(plies: u32) -> shakmaty::Color {
+    let goal = solvers::Goal::Mate;
+    Stipulation::Help { plies, goal }.side_to_move()
 }
 
 /// The reference's helpmate lines of `plies` from `pos` (sorted), after
